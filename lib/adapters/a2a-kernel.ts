@@ -1,0 +1,157 @@
+/**
+ * The A2A kernel over @a2a-js/sdk 1.x (JSON-RPC transport) plus fetch for iac-code's two HTTP
+ * endpoints (contract §A.1, §A.9). The client is built on the configured kernel URL, not on the
+ * URL an agent card advertises (a remote kernel may advertise an internal address). Every call
+ * carries `A2A-Version: 1.0` (set by the SDK) and the bearer token when one is configured.
+ *
+ * The core speaks wire JSON; this file converts to and from the SDK's types and translates every
+ * SDK or network error into KernelUnavailableError / KernelRpcError.
+ */
+import { Message, SendMessageRequest, StreamResponse, Task, type AgentCard } from '@a2a-js/sdk';
+import { Client, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
+import type { JsonObject, WireSendParams, WireStreamItem, WireTask } from '../core/a2a/wire-types.js';
+import { KernelRpcError, KernelUnavailableError, type A2AKernel, type KernelCallOptions, type SessionRestoreResult } from '../core/ports.js';
+import type { Secret } from '../core/secret.js';
+
+export interface KernelOptions {
+  /** The kernel's base URL; normalised to end in "/" (contract §A.1). */
+  url: string;
+  token: Secret | undefined;
+}
+
+export function normaliseKernelUrl(url: string): string {
+  return url.endsWith('/') ? url : `${url}/`;
+}
+
+function cardFor(url: string): AgentCard {
+  return {
+    name: 'iac-code',
+    description: 'iac-code A2A kernel',
+    version: '1.0',
+    supportedInterfaces: [{ url, protocolBinding: 'JSONRPC', protocolVersion: '1.0', tenant: '' }],
+    capabilities: { streaming: true, pushNotifications: false, extensions: [] },
+    defaultInputModes: ['text/plain'],
+    defaultOutputModes: ['text/plain'],
+    skills: [],
+    securitySchemes: {},
+    securityRequirements: [],
+    signatures: [],
+  } as unknown as AgentCard;
+}
+
+export class SdkA2AKernel implements A2AKernel {
+  private readonly baseUrl: string;
+  private readonly client: Promise<Client>;
+
+  constructor(private readonly options: KernelOptions) {
+    this.baseUrl = normaliseKernelUrl(options.url);
+    const card = cardFor(this.baseUrl);
+    this.client = new JsonRpcTransportFactory({ fetchImpl: this.authorisedFetch }).create(this.baseUrl, card).then((transport) => new Client(transport, card, {}));
+  }
+
+  private readonly authorisedFetch = (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
+    const headers = new Headers(init.headers);
+    if (this.options.token) headers.set('authorization', `Bearer ${this.options.token.reveal()}`);
+    headers.set('a2a-version', '1.0');
+    return fetch(input, { ...init, headers });
+  };
+
+  async *sendStreamingMessage(params: WireSendParams, options: KernelCallOptions = {}): AsyncIterable<WireStreamItem> {
+    const client = await this.client;
+    try {
+      for await (const event of client.sendMessageStream(SendMessageRequest.fromJSON(params), { signal: options.signal })) {
+        yield StreamResponse.toJSON(event) as WireStreamItem;
+      }
+    } catch (error) {
+      throw kernelError(error, options.signal);
+    }
+  }
+
+  async sendMessage(params: WireSendParams, options: KernelCallOptions = {}): Promise<WireStreamItem> {
+    const client = await this.client;
+    try {
+      const result = await client.sendMessage(SendMessageRequest.fromJSON(params), { signal: options.signal });
+      return 'messageId' in result ? { message: Message.toJSON(result) as WireStreamItem['message'] } : { task: Task.toJSON(result) as WireTask };
+    } catch (error) {
+      throw kernelError(error, options.signal);
+    }
+  }
+
+  async getTask(taskId: string, historyLength: number, options: KernelCallOptions = {}): Promise<WireTask> {
+    const client = await this.client;
+    try {
+      return Task.toJSON(await client.getTask({ tenant: '', id: taskId, historyLength }, { signal: options.signal })) as WireTask;
+    } catch (error) {
+      throw kernelError(error, options.signal);
+    }
+  }
+
+  async cancelTask(taskId: string, options: KernelCallOptions = {}): Promise<void> {
+    const client = await this.client;
+    try {
+      await client.cancelTask({ tenant: '', id: taskId, metadata: undefined }, { signal: options.signal });
+    } catch (error) {
+      throw kernelError(error, options.signal);
+    }
+  }
+
+  async *subscribeToTask(taskId: string, options: KernelCallOptions = {}): AsyncIterable<WireStreamItem> {
+    const client = await this.client;
+    try {
+      for await (const event of client.resubscribeTask({ tenant: '', id: taskId }, { signal: options.signal })) {
+        yield StreamResponse.toJSON(event) as WireStreamItem;
+      }
+    } catch (error) {
+      throw kernelError(error, options.signal);
+    }
+  }
+
+  /** SPEC §8: 404 with a JSON `error` object = the session is missing; 404/405 otherwise = no such route. */
+  async ensureSessionRestored(request: { cwd: string; sessionId: string; taskId: string }, options: KernelCallOptions = {}): Promise<SessionRestoreResult> {
+    const response = await this.http('iac-code/session/ensure-restored', { method: 'POST', body: JSON.stringify(request), headers: { 'content-type': 'application/json' } }, options);
+    const body = await response.json().catch(() => undefined);
+    const error = isObject(body) && isObject(body['error']) ? body['error'] : undefined;
+    if (response.status === 200 && isObject(body) && typeof body['status'] === 'string') return { outcome: 'ok', status: body['status'] };
+    if (response.status === 404 && error) return { outcome: 'missing' };
+    if (response.status === 404 || response.status === 405) return { outcome: 'unsupported' };
+    if (response.status === 409 && error?.['code'] === 'SESSION_BACKUP_NOT_READY') return { outcome: 'backupNotReady' };
+    throw new KernelUnavailableError(`ensure-restored answered HTTP ${response.status}`);
+  }
+
+  async pipelineState(taskId: string, afterSequence: number, options: KernelCallOptions = {}): Promise<JsonObject | undefined> {
+    const query = new URLSearchParams({ taskId, afterSequence: String(afterSequence) });
+    const response = await this.http(`iac-code/pipeline/state?${query}`, { method: 'GET' }, options);
+    if (response.status === 404) return undefined;
+    const body = await response.json().catch(() => undefined);
+    if (response.status !== 200 || !isObject(body)) throw new KernelUnavailableError(`pipeline state answered HTTP ${response.status}`);
+    return body;
+  }
+
+  private async http(path: string, init: RequestInit, options: KernelCallOptions): Promise<Response> {
+    try {
+      return await this.authorisedFetch(new URL(path, this.baseUrl), { ...init, signal: options.signal });
+    } catch (error) {
+      throw kernelError(error, options.signal);
+    }
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** One place that knows what the SDK throws (DESIGN: vendor errors stop at the adapter). */
+function kernelError(error: unknown, signal: AbortSignal | undefined): Error {
+  if (signal?.aborted) return signal.reason instanceof Error ? signal.reason : new Error('aborted');
+  const rpc = rpcErrorOf(error) ?? rpcErrorOf((error as { cause?: unknown })?.cause);
+  if (rpc) return rpc;
+  return new KernelUnavailableError(error instanceof Error ? error.message : String(error), { cause: error });
+}
+
+function rpcErrorOf(error: unknown): KernelRpcError | undefined {
+  if (!isObject(error)) return undefined;
+  const envelopeCode = (error as { envelopeCode?: unknown }).envelopeCode;
+  if (typeof envelopeCode !== 'number') return undefined;
+  const message = error instanceof Error ? error.message : 'JSON-RPC error';
+  return new KernelRpcError(message, envelopeCode, (error as { data?: unknown }).data);
+}

@@ -1,0 +1,108 @@
+/**
+ * File driver (SPEC §5): `<state-dir>/threads/<thread-key>.json`, replaced atomically (temp file +
+ * rename) inside a short O_EXCL lock, so compare-and-swap holds even when several adapter
+ * processes share the directory. Folders 0700, files 0600. Each file holds
+ * `{revision, writeId, document}`: the revision is the CAS token, the writeId the writer's nonce.
+ */
+import { chmod, mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { StoreConflictError, StoreCorruptError, StoreUnavailableError, type StoredDocument, type ThreadStore } from '../core/ports.js';
+import { threadKey } from '../core/thread/thread-key.js';
+import { withFileLock } from './file-lock.js';
+
+interface Envelope {
+  revision: number;
+  writeId: string;
+  document: unknown;
+}
+
+export interface FileStoreOptions {
+  staleLockMs?: number;
+  lockWaitMs?: number;
+}
+
+export class FileThreadStore implements ThreadStore {
+  readonly kind = 'file' as const;
+  private readonly threadsDir: string;
+  private prepared: Promise<void> | undefined;
+
+  constructor(
+    readonly stateDir: string,
+    private readonly options: FileStoreOptions = {},
+  ) {
+    this.threadsDir = join(stateDir, 'threads');
+  }
+
+  pathFor(threadId: string): string {
+    return join(this.threadsDir, `${threadKey(threadId)}.json`);
+  }
+
+  async load(threadId: string): Promise<StoredDocument | undefined> {
+    const envelope = await this.readEnvelope(this.pathFor(threadId));
+    return envelope ? { document: envelope.document, revision: envelope.revision } : undefined;
+  }
+
+  async save(threadId: string, document: unknown, expected: number): Promise<number> {
+    const path = this.pathFor(threadId);
+    try {
+      await this.prepare();
+      return await withFileLock(`${path}.lock`, { staleMs: this.options.staleLockMs ?? 30_000, waitMs: this.options.lockWaitMs ?? 5_000 }, async () => {
+        const current = (await this.readEnvelope(path))?.revision ?? 0;
+        if (current !== expected) throw new StoreConflictError();
+        const envelope: Envelope = { revision: expected + 1, writeId: randomUUID(), document };
+        await writeAtomically(path, JSON.stringify(envelope));
+        return envelope.revision;
+      });
+    } catch (error) {
+      if (error instanceof StoreConflictError || error instanceof StoreCorruptError) throw error;
+      throw new StoreUnavailableError(`cannot write thread state: ${(error as Error).message}`, { cause: error });
+    }
+  }
+
+  private prepare(): Promise<void> {
+    this.prepared ??= (async () => {
+      await mkdir(this.threadsDir, { recursive: true, mode: 0o700 });
+      await chmod(this.stateDir, 0o700);
+      await chmod(this.threadsDir, 0o700);
+    })();
+    this.prepared.catch(() => {
+      this.prepared = undefined;
+    });
+    return this.prepared;
+  }
+
+  private async readEnvelope(path: string): Promise<Envelope | undefined> {
+    let text: string;
+    try {
+      text = await readFile(path, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw new StoreUnavailableError(`cannot read thread state: ${(error as Error).message}`, { cause: error });
+    }
+    try {
+      const envelope = JSON.parse(text) as Envelope;
+      if (!Number.isInteger(envelope.revision) || envelope.revision < 1 || typeof envelope.writeId !== 'string') throw new Error('bad envelope');
+      return envelope;
+    } catch (error) {
+      throw new StoreCorruptError('The thread state file is corrupt.', { cause: error });
+    }
+  }
+}
+
+async function writeAtomically(path: string, text: string): Promise<void> {
+  const temp = `${path}.${randomUUID()}.tmp`;
+  const handle = await open(temp, 'wx', 0o600);
+  try {
+    await handle.writeFile(text);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  try {
+    await rename(temp, path);
+  } catch (error) {
+    await unlink(temp).catch(() => undefined);
+    throw error;
+  }
+}

@@ -1,0 +1,64 @@
+/**
+ * One error family for everything the adapter itself reports (SPEC §2 table).
+ *
+ * The error carries a stable `code` and a message *key* into the i18n catalogue, never a
+ * translated string: the HTTP layer (before the stream) or the run (as RUN_ERROR) translates it
+ * into the request's language. The code → HTTP status table lives in lib/http, not here
+ * (a2a-js style: transport concerns stay in the transport).
+ */
+import type { MessageKey } from './i18n/catalogue.js';
+
+export const ERROR_CODES = [
+  'UNAUTHORIZED',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'REQUEST_TOO_LARGE',
+  'INVALID_JSON',
+  'INVALID_INPUT',
+  'NOT_FOUND',
+  'METHOD_NOT_ALLOWED',
+  'DUPLICATE_RUN_ID',
+  'RUN_ID_CONFLICT',
+  'THREAD_BUSY',
+  'THREAD_BINDING_CONFLICT',
+  'RESUME_REQUIRED',
+  'EXECUTION_LOST',
+  'STATE_UNAVAILABLE',
+  'EXECUTION_NOT_FOUND',
+  'INCOMPLETE_RESUME',
+  'UNKNOWN_INTERRUPT',
+  'RESUME_PAYLOAD_INVALID',
+  'RESUME_ALREADY_APPLIED',
+  'STATE_PERSISTENCE_FAILED',
+  'A2A_UNAVAILABLE',
+  'A2A_PROTOCOL_ERROR',
+  'A2A_EXECUTION_FAILED',
+  'CANCELLED',
+  'SESSION_BACKUP_NOT_READY',
+  'INTERNAL_ERROR',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/** One failing field of an INVALID_INPUT answer (SPEC §2: "a details list naming each failing field path"). */
+export interface FieldIssue {
+  path: string;
+  message: string;
+}
+
+export class AdapterError extends Error {
+  readonly code: ErrorCode;
+  readonly messageKey: MessageKey;
+  readonly details: FieldIssue[] | undefined;
+
+  constructor(code: ErrorCode, messageKey: MessageKey, details?: FieldIssue[], options?: { cause?: unknown }) {
+    super(`${code}: ${messageKey}`, options);
+    this.name = 'AdapterError';
+    this.code = code;
+    this.messageKey = messageKey;
+    this.details = details && details.length > 0 ? details : undefined;
+  }
+}
+
+export function isAdapterError(value: unknown): value is AdapterError {
+  return value instanceof AdapterError;
+}

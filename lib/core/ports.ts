@@ -1,0 +1,107 @@
+/**
+ * The outside world as the core sees it. Each port has adapters in lib/adapters; every vendor
+ * error is translated there into the errors below, so nothing in the core knows what ali-oss,
+ * node:fs or @a2a-js/sdk throw.
+ */
+import type { JsonObject, WireSendParams, WireStreamItem, WireTask } from './a2a/wire-types.js';
+
+// ---------------------------------------------------------------------------------------------
+// Thread store (SPEC §5): compare-and-swap on one document per thread.
+
+export interface StoredDocument {
+  /** The stored JSON, not yet validated (a corrupt document fails validation in the core). */
+  document: unknown;
+  /** Monotonic per thread, starting at 1 for the first save. */
+  revision: number;
+}
+
+export interface ThreadStore {
+  readonly kind: 'file' | 'oss' | 'memory';
+  /** Reads only this thread. Undefined when the thread has never been saved. */
+  load(threadId: string): Promise<StoredDocument | undefined>;
+  /**
+   * Saves `document` as revision `expected + 1` (expected 0 = create). Throws StoreConflictError when
+   * the current revision is not `expected`. A save whose answer was lost is recognised on retry as
+   * the caller's own (drivers keep a writer nonce), never reported as a conflict.
+   */
+  save(threadId: string, document: unknown, expected: number): Promise<number>;
+}
+
+/** Another writer got there first: re-read and re-decide. */
+export class StoreConflictError extends Error {
+  constructor(message = 'The thread document changed concurrently.') {
+    super(message);
+    this.name = 'StoreConflictError';
+  }
+}
+
+/** The store could not be read or written (I/O, network, permissions, timeouts). */
+export class StoreUnavailableError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'StoreUnavailableError';
+  }
+}
+
+/** The stored bytes are not a valid document of this thread. */
+export class StoreCorruptError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'StoreCorruptError';
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// A2A kernel (contract §A): JSON-RPC methods and the two iac-code HTTP endpoints.
+
+export interface KernelCallOptions {
+  signal?: AbortSignal;
+}
+
+export interface A2AKernel {
+  sendStreamingMessage(params: WireSendParams, options?: KernelCallOptions): AsyncIterable<WireStreamItem>;
+  sendMessage(params: WireSendParams, options?: KernelCallOptions): Promise<WireStreamItem>;
+  getTask(taskId: string, historyLength: number, options?: KernelCallOptions): Promise<WireTask>;
+  cancelTask(taskId: string, options?: KernelCallOptions): Promise<void>;
+  subscribeToTask(taskId: string, options?: KernelCallOptions): AsyncIterable<WireStreamItem>;
+  /** POST /iac-code/session/ensure-restored (contract §A.9, SPEC §8). */
+  ensureSessionRestored(request: { cwd: string; sessionId: string; taskId: string }, options?: KernelCallOptions): Promise<SessionRestoreResult>;
+  /** GET /iac-code/pipeline/state; undefined when the kernel answers 404. */
+  pipelineState(taskId: string, afterSequence: number, options?: KernelCallOptions): Promise<JsonObject | undefined>;
+}
+
+export type SessionRestoreResult =
+  | { outcome: 'ok'; status: string }
+  | { outcome: 'missing' }
+  | { outcome: 'unsupported' }
+  | { outcome: 'backupNotReady' };
+
+/** The kernel could not be reached or answered outside the protocol (HTTP error, network). */
+export class KernelUnavailableError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'KernelUnavailableError';
+  }
+}
+
+/** The kernel answered with a JSON-RPC error object. */
+export class KernelRpcError extends Error {
+  constructor(
+    message: string,
+    readonly rpcCode: number | undefined,
+    readonly data: unknown,
+  ) {
+    super(message);
+    this.name = 'KernelRpcError';
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Logging: structured fields only; secrets never reach a logger (see lib/adapters/logger.ts).
+
+export interface Logger {
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, fields?: Record<string, unknown>): void;
+  child(fields: Record<string, unknown>): Logger;
+}

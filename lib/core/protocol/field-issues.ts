@@ -1,0 +1,26 @@
+/** Turns zod issues into the `details` list of an INVALID_INPUT answer (SPEC §2). */
+import type { z } from 'zod';
+import type { FieldIssue } from '../errors.js';
+
+export function formatPath(path: readonly PropertyKey[], prefix = ''): string {
+  let out = prefix;
+  for (const segment of path) {
+    if (typeof segment === 'number') out += `[${segment}]`;
+    else out += out ? `.${String(segment)}` : String(segment);
+  }
+  return out || '(body)';
+}
+
+export function fieldIssues(error: z.ZodError, prefix = ''): FieldIssue[] {
+  const issues: FieldIssue[] = [];
+  for (const issue of error.issues) {
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) {
+        issues.push({ path: formatPath([...issue.path, key], prefix), message: 'Unknown field.' });
+      }
+      continue;
+    }
+    issues.push({ path: formatPath(issue.path, prefix), message: issue.message });
+  }
+  return issues;
+}

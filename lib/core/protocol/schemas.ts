@@ -1,0 +1,82 @@
+/**
+ * zod schemas of what a caller may POST (SPEC §3).
+ *
+ * The envelope follows @ag-ui/core's RunAgentInput and is tolerant where the official client
+ * needs it (protocolVersion and unknown top-level keys, every message role, other keys of
+ * forwardedProps). `forwardedProps.iacCode` is strict: unknown fields are rejected — this also
+ * rejects the peer's guidance fields, out of scope per SPEC §8.
+ */
+import { z } from 'zod';
+
+export const MESSAGE_ROLES = ['developer', 'system', 'assistant', 'user', 'tool', 'activity', 'reasoning'] as const;
+
+const messageSchema = z.looseObject({
+  id: z.string().optional(),
+  role: z.enum(MESSAGE_ROLES),
+});
+
+export const resumeEntrySchema = z.strictObject({
+  interruptId: z.string().min(1),
+  status: z.enum(['resolved', 'cancelled']),
+  payload: z.unknown().optional(),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+});
+
+export const envelopeSchema = z.looseObject({
+  threadId: z.string().min(1),
+  runId: z.string().min(1),
+  parentRunId: z.string().min(1).optional(),
+  protocolVersion: z.string().optional(),
+  state: z.unknown().refine((value) => value !== undefined, 'Required'),
+  messages: z.array(messageSchema),
+  tools: z.array(z.unknown()),
+  context: z.array(z.unknown()),
+  forwardedProps: z.looseObject({ iacCode: z.unknown() }),
+  resume: z.array(resumeEntrySchema).optional(),
+});
+
+/** A JSON null in an optional field means "absent" (the official clients serialise None as null). */
+const optionalString = z.string().nullish();
+const stringMap = z.record(z.string(), z.string());
+
+export const iacCodeSchema = z.strictObject({
+  schemaVersion: z.literal(1),
+  rosInvocationId: z.string().min(1).max(256),
+  cwd: z.string().min(1),
+  model: optionalString,
+  llmApiKey: optionalString,
+  llmHeaders: stringMap.nullish(),
+  llm_headers: stringMap.nullish(),
+  thinking: z
+    .strictObject({
+      enabled: z.boolean().nullish(),
+      effort: optionalString,
+      budget: z.int().positive().nullish(),
+    })
+    .nullish(),
+  userId: optionalString,
+  channel: optionalString,
+  preferredLanguage: optionalString,
+  candidatePresentation: z.enum(['standard', 'rich']).nullish(),
+  runMode: z.enum(['normal', 'pipeline']).nullish(),
+  pipelineName: optionalString,
+  cleanupOnly: z.boolean().nullish(),
+  alibabaCloud: z
+    .strictObject({
+      accessKeyId: optionalString,
+      accessKeySecret: optionalString,
+      securityToken: optionalString,
+      regionId: optionalString,
+    })
+    .nullish(),
+});
+
+export type IacCodeProps = z.infer<typeof iacCodeSchema>;
+export type ResumeEntry = z.infer<typeof resumeEntrySchema>;
+export type Envelope = z.infer<typeof envelopeSchema>;
+
+/** The cancel extension's body (SPEC §4 "Cancel"). */
+export const cancelBodySchema = z.looseObject({
+  threadId: z.string().min(1),
+  rosInvocationId: z.string().min(1),
+});

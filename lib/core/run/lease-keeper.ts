@@ -1,0 +1,45 @@
+/**
+ * Renews the active-run lease while a run streams (SPEC §4 "Busy": default every 10 s for a 30 s
+ * lease). A renewal that finds the lease gone aborts the run, which then ends with
+ * RUN_ERROR EXECUTION_LOST (or CANCELLED when a cancel ended the execution) and writes nothing.
+ */
+import { renewLease } from '../thread/run-transitions.js';
+import { LeaseLostError } from './run-thread.js';
+import type { RunSession } from './run-session.js';
+
+export class LeaseKeeper {
+  private readonly timer: ReturnType<typeof setInterval>;
+  private readonly controller = new AbortController();
+  lost: LeaseLostError | undefined;
+
+  constructor(private readonly session: RunSession) {
+    const { leaseRenewMs } = session.deps;
+    this.timer = setInterval(() => void this.renew(), leaseRenewMs);
+    this.timer.unref?.();
+  }
+
+  /** Aborted when the lease is lost. */
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+
+  private async renew(): Promise<void> {
+    const { clock, leaseTtlMs, logger } = this.session.deps;
+    try {
+      await this.session.thread.update((document) => renewLease(document, clock() + leaseTtlMs));
+    } catch (error) {
+      if (error instanceof LeaseLostError) {
+        this.lost = error;
+        this.stop();
+        this.controller.abort(error);
+        return;
+      }
+      // A passing store failure: the next tick tries again; the lease outlives several ticks.
+      logger.warn('lease renewal failed', { error: String(error) });
+    }
+  }
+}

@@ -1,0 +1,55 @@
+/**
+ * How a run fails once the stream is open (SPEC §2 table, "stream" rows; contract §B.8–§B.9):
+ * every failure becomes one RUN_ERROR with a code and a message key, plus what must happen to
+ * the A2A task and the execution.
+ */
+import type { ErrorCode } from '../errors.js';
+import { AdapterError } from '../errors.js';
+import type { MessageKey } from '../i18n/catalogue.js';
+import { KernelRpcError, StoreConflictError, StoreCorruptError, StoreUnavailableError } from '../ports.js';
+import { LeaseLostError } from './run-thread.js';
+
+export class RunFailure extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    readonly messageKey: MessageKey,
+    /** Cancel the A2A task (unless an interrupt is pending) and end the execution. */
+    readonly abandonTask: boolean,
+    options?: { cause?: unknown; leaseLost?: boolean },
+  ) {
+    super(`${code}: ${messageKey}`, options);
+    this.name = 'RunFailure';
+    this.leaseLost = options?.leaseLost ?? false;
+  }
+
+  /** The run no longer holds the thread, so it must not write to it again (SPEC §4 "Busy"). */
+  readonly leaseLost: boolean;
+}
+
+export function protocolViolation(detail: string): RunFailure {
+  return new RunFailure('A2A_PROTOCOL_ERROR', 'a2aProtocolError', true, { cause: new Error(detail) });
+}
+
+/** Maps anything thrown while a run streams to its RUN_ERROR (contract §B.8 last bullet). */
+export function classifyRunError(error: unknown): RunFailure {
+  if (error instanceof RunFailure) return error;
+  if (error instanceof LeaseLostError) {
+    // Another run or a cancel owns the thread now: end without touching the task (SPEC §4 "Busy").
+    const options = { cause: error, leaseLost: true };
+    return error.cancelled ? new RunFailure('CANCELLED', 'cancelled', false, options) : new RunFailure('EXECUTION_LOST', 'executionLostLease', false, options);
+  }
+  if (error instanceof StoreUnavailableError || error instanceof StoreConflictError || error instanceof StoreCorruptError) {
+    return new RunFailure('STATE_PERSISTENCE_FAILED', 'statePersistenceFailed', true, { cause: error });
+  }
+  if (error instanceof AdapterError) return new RunFailure(error.code, error.messageKey, false, { cause: error });
+  if (error instanceof KernelRpcError && isBackupNotReady(error.data)) {
+    return new RunFailure('SESSION_BACKUP_NOT_READY', 'sessionBackupNotReady', false, { cause: error });
+  }
+  return new RunFailure('A2A_UNAVAILABLE', 'a2aUnavailable', true, { cause: error });
+}
+
+export function isBackupNotReady(data: unknown): boolean {
+  if (typeof data !== 'object' || data === null) return false;
+  const record = data as Record<string, unknown>;
+  return record['code'] === 'SESSION_BACKUP_NOT_READY' && record['retryable'] === true;
+}

@@ -1,0 +1,96 @@
+/**
+ * Everything one run carries while it streams: its thread handle, translator, the identities it
+ * has seen and the `emit` that writes AG-UI events to the caller.
+ */
+import type { Language } from '../i18n/catalogue.js';
+import { translate } from '../i18n/catalogue.js';
+import type { A2AKernel, Logger } from '../ports.js';
+import type { RunRequest } from '../protocol/run-request.js';
+import { CUSTOM_SESSION, eventFactory, type AguiEvent, type MakeEvent } from '../translate/events.js';
+import { RunTranslator } from '../translate/run-translator.js';
+import type { RunThread } from './run-thread.js';
+import type { RunFailure } from './run-failure.js';
+
+export interface RunDeps {
+  kernel: A2AKernel;
+  clock: () => number;
+  /** 32 lower-case hex characters, fresh each call. */
+  newId: () => string;
+  logger: Logger;
+  leaseTtlMs: number;
+  leaseRenewMs: number;
+}
+
+export type Emit = (event: AguiEvent) => void;
+
+export class RunSession {
+  readonly make: MakeEvent;
+  readonly translator: RunTranslator;
+  taskId: string | undefined;
+  sessionId: string | undefined;
+  /** Set once this run has seen a session id from A2A; a different one after that is a violation. */
+  sessionSeenInRun = false;
+  private sessionEmitted = false;
+
+  constructor(
+    readonly deps: RunDeps,
+    readonly request: RunRequest,
+    readonly language: Language,
+    readonly thread: RunThread,
+    readonly emit: Emit,
+  ) {
+    this.make = eventFactory(deps.clock);
+    const document = thread.document;
+    this.taskId = document.execution.taskId ?? undefined;
+    this.sessionId = document.iacCodeSessionId ?? undefined;
+    this.translator = new RunTranslator({ make: this.make, runId: request.runId, textDigests: document.execution.textDigests, newId: deps.newId });
+  }
+
+  get kernel(): A2AKernel {
+    return this.deps.kernel;
+  }
+
+  emitAll(events: readonly AguiEvent[]): void {
+    for (const event of events) this.emit(event);
+  }
+
+  /** `iac-code.session.v1`, exactly once per run (contract §C "Session event timing"). */
+  emitSessionOnce(): void {
+    if (this.sessionEmitted) return;
+    this.sessionEmitted = true;
+    const document = this.thread.document;
+    this.emit(
+      this.make('CUSTOM', {
+        name: CUSTOM_SESSION,
+        value: {
+          schemaVersion: 1,
+          threadId: this.request.threadId,
+          aguiRunId: this.request.runId,
+          executionId: document.execution.executionId,
+          contextId: document.contextId,
+          taskId: this.taskId ?? null,
+          rosInvocationId: document.execution.rosInvocationId,
+          sessionId: this.sessionId ?? null,
+        },
+      }),
+    );
+  }
+
+  runStarted(): AguiEvent {
+    return this.make('RUN_STARTED', { threadId: this.request.threadId, runId: this.request.runId, parentRunId: this.request.parentRunId });
+  }
+
+  runFinished(outcome: Record<string, unknown>): AguiEvent {
+    return this.make('RUN_FINISHED', { threadId: this.request.threadId, runId: this.request.runId, outcome, usage: this.translator.usage.list() });
+  }
+
+  runError(failure: RunFailure): AguiEvent {
+    return this.make('RUN_ERROR', {
+      threadId: this.request.threadId,
+      runId: this.request.runId,
+      code: failure.code,
+      message: translate(failure.messageKey, this.language),
+      usage: this.translator.usage.list(),
+    });
+  }
+}

@@ -1,0 +1,92 @@
+/**
+ * Admission of a run into its thread (SPEC §4 "Identity", "Busy"; contract §D.3): a pure decision
+ * over the stored document. The caller writes the result with one compare-and-swap; a conflict
+ * means another instance changed the thread, so it re-reads and decides again.
+ */
+import { AdapterError } from '../errors.js';
+import { contextIdFor } from '../a2a/outbound.js';
+import type { RunRequest } from '../protocol/run-request.js';
+import { newExecution, THREAD_SCHEMA_VERSION, type ThreadDocument } from './document.js';
+
+export interface AdmissionContext {
+  now: number;
+  leaseTtlMs: number;
+  newExecutionId: () => string;
+  leaseId: string;
+}
+
+export interface Admission {
+  document: ThreadDocument;
+  /** A task left running by a run whose lease expired (its instance died); the taker cancels it. */
+  orphanTaskId: string | undefined;
+  /** True when a normal turn rotated the thread onto a new execution. */
+  rotated: boolean;
+}
+
+export function admitRun(stored: ThreadDocument | undefined, request: RunRequest, context: AdmissionContext): Admission {
+  const userId = request.iacCode.userId ?? null;
+  const isResume = request.resume !== undefined;
+  const lease = { runId: request.runId, leaseId: context.leaseId, expiresAt: context.now + context.leaseTtlMs };
+
+  if (!stored) {
+    if (isResume) throw new AdapterError('EXECUTION_LOST', 'executionLostResume');
+    return {
+      document: {
+        schemaVersion: THREAD_SCHEMA_VERSION,
+        threadId: request.threadId,
+        contextId: contextIdFor(request.threadId),
+        cwd: request.cwd,
+        userId,
+        iacCodeSessionId: null,
+        execution: newExecution(context.newExecutionId(), request.iacCode.rosInvocationId),
+        runDigests: { [request.runId]: request.digest },
+        appliedResumes: [],
+        terminalExecutions: {},
+        activeRun: lease,
+      },
+      orphanTaskId: undefined,
+      rotated: false,
+    };
+  }
+
+  const previousDigest = stored.runDigests[request.runId];
+  if (previousDigest !== undefined) {
+    throw new AdapterError(previousDigest === request.digest ? 'DUPLICATE_RUN_ID' : 'RUN_ID_CONFLICT', 'runIdUsed');
+  }
+  const holder = stored.activeRun;
+  if (holder && holder.expiresAt > context.now) throw new AdapterError('THREAD_BUSY', 'threadBusy');
+  if (stored.cwd !== request.cwd || stored.userId !== userId) {
+    throw new AdapterError('THREAD_BINDING_CONFLICT', 'threadBindingConflict');
+  }
+
+  const execution = stored.execution;
+  const hasPending = execution.pending.length > 0;
+  // An expired lease belonged to an instance that died mid-run. Its task is orphaned unless it is
+  // parked on a durable interrupt, which stays resumable (SPEC §4 "Busy", "Disconnect").
+  const orphanTaskId = holder && !hasPending ? (execution.taskId ?? undefined) : undefined;
+
+  if (isResume) {
+    if (request.iacCode.rosInvocationId !== execution.rosInvocationId) {
+      throw new AdapterError('EXECUTION_LOST', 'executionLostRosInvocation');
+    }
+    return {
+      document: { ...stored, runDigests: { ...stored.runDigests, [request.runId]: request.digest }, activeRun: lease },
+      orphanTaskId,
+      rotated: false,
+    };
+  }
+  if (hasPending) throw new AdapterError('RESUME_REQUIRED', 'resumeRequired');
+
+  // A later normal turn starts a new execution on the same A2A context (SPEC §4 "Identity").
+  return {
+    document: {
+      ...stored,
+      execution: { ...newExecution(context.newExecutionId(), request.iacCode.rosInvocationId), lastTaskId: execution.taskId ?? execution.lastTaskId },
+      runDigests: { ...stored.runDigests, [request.runId]: request.digest },
+      terminalExecutions: { ...stored.terminalExecutions, [execution.executionId]: execution.rosInvocationId },
+      activeRun: lease,
+    },
+    orphanTaskId,
+    rotated: true,
+  };
+}

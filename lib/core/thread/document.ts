@@ -1,0 +1,70 @@
+/**
+ * The thread document (SPEC §5): one small JSON object per thread holding bindings, identities,
+ * pending interrupts, idempotency digests, terminal executions and the active-run lease — never
+ * conversation text, artifacts, LLM keys or headers, AccessKey secrets or STS tokens.
+ * It is validated on every load; anything else (including another schemaVersion) is corrupt and
+ * affects only its own thread.
+ */
+import { z } from 'zod';
+
+export const THREAD_SCHEMA_VERSION = 1;
+
+const pendingInterruptSchema = z.object({
+  /** The interrupt id (= the A2A inputId). */
+  id: z.string(),
+  /** The allow-listed projection of the A2A input (contract §B.5). */
+  input: z.record(z.string(), z.unknown()),
+  /** Answered through SendMessage instead of a streaming message (contract §A.5). */
+  sideband: z.boolean(),
+});
+
+const executionSchema = z.object({
+  executionId: z.string(),
+  rosInvocationId: z.string(),
+  taskId: z.string().nullable(),
+  lastTaskId: z.string().nullable(),
+  pipelineSequence: z.int().nonnegative(),
+  pipelineOpenSteps: z.array(z.string()),
+  textDigests: z.array(z.string()),
+  pending: z.array(pendingInterruptSchema),
+});
+
+const leaseSchema = z.object({
+  runId: z.string(),
+  leaseId: z.string(),
+  /** Epoch milliseconds after which another instance may take the thread over (SPEC §4 "Busy"). */
+  expiresAt: z.number(),
+});
+
+export const threadDocumentSchema = z.object({
+  schemaVersion: z.literal(THREAD_SCHEMA_VERSION),
+  threadId: z.string(),
+  contextId: z.string(),
+  cwd: z.string(),
+  userId: z.string().nullable(),
+  iacCodeSessionId: z.string().nullable(),
+  execution: executionSchema,
+  runDigests: z.record(z.string(), z.string()),
+  appliedResumes: z.array(z.object({ executionId: z.string(), interruptId: z.string(), digest: z.string() })),
+  /** executionId → the rosInvocationId it ran under, so a cancel of a rotated execution still matches. */
+  terminalExecutions: z.record(z.string(), z.string()),
+  activeRun: leaseSchema.nullable(),
+});
+
+export type ThreadDocument = z.infer<typeof threadDocumentSchema>;
+export type Execution = z.infer<typeof executionSchema>;
+export type PendingInterrupt = z.infer<typeof pendingInterruptSchema>;
+export type Lease = z.infer<typeof leaseSchema>;
+
+export function newExecution(executionId: string, rosInvocationId: string): Execution {
+  return {
+    executionId,
+    rosInvocationId,
+    taskId: null,
+    lastTaskId: null,
+    pipelineSequence: 0,
+    pipelineOpenSteps: [],
+    textDigests: [],
+    pending: [],
+  };
+}

@@ -1,0 +1,10 @@
+/** Validates a loaded document against the schema and its own thread id (SPEC §5). */
+import { StoreCorruptError } from '../ports.js';
+import { threadDocumentSchema, type ThreadDocument } from './document.js';
+
+export function parseThreadDocument(raw: unknown, threadId: string): ThreadDocument {
+  const parsed = threadDocumentSchema.safeParse(raw);
+  if (!parsed.success) throw new StoreCorruptError(`The thread document is invalid: ${parsed.error.issues[0]?.message ?? 'unknown'}`);
+  if (parsed.data.threadId !== threadId) throw new StoreCorruptError('The thread document belongs to another thread.');
+  return parsed.data;
+}

@@ -1,0 +1,42 @@
+/**
+ * Pure transitions of the thread document while a run holds its lease (SPEC §4, §5). Each is
+ * applied inside one compare-and-swap by RunThread.update.
+ */
+import type { ThreadDocument } from './document.js';
+
+export function renewLease(document: ThreadDocument, expiresAt: number): ThreadDocument {
+  if (!document.activeRun) return document;
+  return { ...document, activeRun: { ...document.activeRun, expiresAt } };
+}
+
+/** Task and session ids are durable before any event reveals them (SPEC §4 "Fail closed"). */
+export function recordIdentities(document: ThreadDocument, ids: { taskId?: string | undefined; sessionId?: string | undefined }): ThreadDocument {
+  return {
+    ...document,
+    iacCodeSessionId: ids.sessionId ?? document.iacCodeSessionId,
+    execution: ids.taskId ? { ...document.execution, taskId: ids.taskId, lastTaskId: ids.taskId } : document.execution,
+  };
+}
+
+export interface RunEnd {
+  textDigests: string[];
+  /** The execution reached a terminal state (A2A terminal, cancelled, or abandoned). */
+  terminal: boolean;
+  /** The A2A task is gone (cancelled by the adapter): forget it. */
+  clearTask: boolean;
+}
+
+/** Ends the run: the same write releases the lease (SPEC §4 "Busy"). */
+export function endRun(document: ThreadDocument, end: RunEnd): ThreadDocument {
+  const execution = document.execution;
+  return {
+    ...document,
+    execution: { ...execution, textDigests: end.textDigests, taskId: end.clearTask ? null : execution.taskId },
+    terminalExecutions: end.terminal ? { ...document.terminalExecutions, [execution.executionId]: execution.rosInvocationId } : document.terminalExecutions,
+    activeRun: null,
+  };
+}
+
+export function isExecutionTerminal(document: ThreadDocument, executionId: string): boolean {
+  return document.terminalExecutions[executionId] !== undefined;
+}

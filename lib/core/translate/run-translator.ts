@@ -1,0 +1,105 @@
+/**
+ * The per-run fold from A2A items to AG-UI events (contract §B.2–§B.4, §C). Pure: it neither
+ * persists nor decides how the run ends — lib/core/run does that — it only maps signals.
+ */
+import { agentText, type InboundItem } from '../a2a/inbound.js';
+import type { JsonObject } from '../a2a/wire-types.js';
+import { CUSTOM_ARTIFACT, type AguiEvent, type MakeEvent } from './events.js';
+import { MAX_TEXT_DIGESTS } from './text-digests.js';
+import { TextLane } from './text-lane.js';
+import { ToolLane } from './tool-lane.js';
+import { UsageLedger } from './usage.js';
+
+export interface TranslatorSeed {
+  make: MakeEvent;
+  runId: string;
+  /** Text digests stored for the current execution (resume de-duplication). */
+  textDigests: readonly string[];
+  newId: () => string;
+}
+
+export interface ApplyOptions {
+  /** False when mapping a task snapshot during resume pre-flight (contract §A.6 step 4). */
+  statusText: boolean;
+}
+
+function record(value: unknown): JsonObject | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as JsonObject) : undefined;
+}
+
+export class RunTranslator {
+  private readonly text: TextLane;
+  private readonly tools: ToolLane;
+  readonly usage = new UsageLedger();
+  private readonly artifactsSeen = new Set<string>();
+
+  constructor(private readonly seed: TranslatorSeed) {
+    this.text = new TextLane(seed.make, seed.runId, seed.newId, seed.textDigests);
+    this.tools = new ToolLane(seed.make, seed.newId);
+  }
+
+  apply(item: InboundItem, options: ApplyOptions = { statusText: true }): AguiEvent[] {
+    const events: AguiEvent[] = [];
+    const { iac } = item;
+    const thinking = record(iac['thinking']);
+    if (thinking?.['type'] === 'raw_thinking' && typeof thinking['text'] === 'string' && thinking['text']) {
+      events.push(...this.text.reasoning(thinking['text']));
+    }
+    if (options.statusText) events.push(...this.mapText(item));
+    const tool = record(iac['tool']);
+    if (tool) {
+      if (tool['status'] === 'started' || tool['status'] === 'input_complete') this.text.rememberCurrentText();
+      events.push(...this.tools.apply(tool, this.text.currentMessageId));
+    }
+    if (iac['usage'] !== undefined) this.usage.add(iac['usage']);
+    for (const artifact of item.artifacts) events.push(...this.mapArtifact(artifact));
+    return events;
+  }
+
+  /** A TOOL_CALL_RESULT for an answered question (contract §A.5). */
+  toolResult(toolCallId: string, content: string): AguiEvent[] {
+    return this.tools.result(toolCallId, content);
+  }
+
+  /** Closes reasoning, tool and text spans, in that order (contract §B.8). */
+  closeSpans(): AguiEvent[] {
+    return [...this.text.closeReasoning(), ...this.tools.closeAll(), ...this.text.closeText()];
+  }
+
+  /** Records the open message's text so far (before an interrupt commit). */
+  rememberText(): void {
+    this.text.rememberCurrentText();
+  }
+
+  textDigests(): string[] {
+    return this.text.digestList().slice(-MAX_TEXT_DIGESTS);
+  }
+
+  private mapText(item: InboundItem): AguiEvent[] {
+    const status = agentText(item.statusMessage);
+    if (status !== undefined) {
+      const isFinal = record(item.iac['assistantFinal'])?.['complete'] === true;
+      return this.text.text(item.statusMessage?.messageId || undefined, status, isFinal);
+    }
+    // History is read only from a task without status text, before any text of this run (§B.2).
+    if (item.kind !== 'task' || this.text.emittedText) return [];
+    const trailing: string[] = [];
+    let lastId: string | undefined;
+    for (let i = item.history.length - 1; i >= 0; i -= 1) {
+      const text = agentText(item.history[i]);
+      if (text === undefined) break;
+      trailing.unshift(text);
+      lastId ??= item.history[i]?.messageId;
+    }
+    return trailing.length > 0 ? this.text.text(lastId, trailing.join(''), false) : [];
+  }
+
+  private mapArtifact(artifact: JsonObject): AguiEvent[] {
+    const id = typeof artifact['artifactId'] === 'string' ? artifact['artifactId'] : undefined;
+    if (id !== undefined) {
+      if (this.artifactsSeen.has(id)) return [];
+      this.artifactsSeen.add(id);
+    }
+    return [this.seed.make('CUSTOM', { name: CUSTOM_ARTIFACT, value: { schemaVersion: 1, ...artifact } })];
+  }
+}

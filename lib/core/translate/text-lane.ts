@@ -1,0 +1,87 @@
+/**
+ * Assistant text and raw reasoning → TEXT_MESSAGE_* and REASONING_* (contract §B.3).
+ *
+ * One text message is open at a time outside pipelines: a new message id ends the previous one.
+ * Starting text closes any open reasoning first. The full text of every message is kept so its
+ * digest can be stored (tool start, message close, interrupt commit) for resume de-duplication.
+ */
+import type { AguiEvent, MakeEvent } from './events.js';
+import { dropKnownPrefix, textDigest } from './text-digests.js';
+
+export class TextLane {
+  private openMessageId: string | undefined;
+  private reasoningId: string | undefined;
+  /** Full text per message id seen in this run (including a de-duplicated prefix). */
+  private readonly fullText = new Map<string, string>();
+  private readonly digests: Set<string>;
+  emittedText = false;
+
+  constructor(
+    private readonly make: MakeEvent,
+    private readonly runId: string,
+    private readonly newId: () => string,
+    digests: readonly string[],
+  ) {
+    this.digests = new Set(digests);
+  }
+
+  get currentMessageId(): string | undefined {
+    return this.openMessageId;
+  }
+
+  text(messageId: string | undefined, text: string, isFinal: boolean): AguiEvent[] {
+    // The final status repeats the whole answer; it only counts when nothing was streamed (§B.2).
+    if (isFinal && this.emittedText) return [];
+    const events = this.closeReasoning();
+    const id = messageId ?? this.openMessageId ?? `assistant-${this.newId()}`;
+    if (this.openMessageId !== undefined && this.openMessageId !== id) events.push(...this.closeText());
+    const seen = this.fullText.get(id);
+    const delta = seen === undefined ? dropKnownPrefix(text, this.digests) : text;
+    this.fullText.set(id, (seen ?? '') + text);
+    if (delta.length === 0) return events;
+    if (this.openMessageId === undefined) {
+      events.push(this.make('TEXT_MESSAGE_START', { messageId: id, role: 'assistant' }));
+      this.openMessageId = id;
+    }
+    events.push(this.make('TEXT_MESSAGE_CONTENT', { messageId: id, delta }));
+    this.emittedText = true;
+    return events;
+  }
+
+  reasoning(text: string): AguiEvent[] {
+    const events: AguiEvent[] = [];
+    if (this.reasoningId === undefined) {
+      this.reasoningId = `reasoning-${this.openMessageId ?? this.runId}`;
+      events.push(this.make('REASONING_START', { messageId: this.reasoningId }));
+      events.push(this.make('REASONING_MESSAGE_START', { messageId: this.reasoningId, role: 'reasoning' }));
+    }
+    events.push(this.make('REASONING_MESSAGE_CONTENT', { messageId: this.reasoningId, delta: text }));
+    return events;
+  }
+
+  closeReasoning(): AguiEvent[] {
+    if (this.reasoningId === undefined) return [];
+    const id = this.reasoningId;
+    this.reasoningId = undefined;
+    return [this.make('REASONING_MESSAGE_END', { messageId: id }), this.make('REASONING_END', { messageId: id })];
+  }
+
+  closeText(): AguiEvent[] {
+    if (this.openMessageId === undefined) return [];
+    const id = this.openMessageId;
+    this.rememberCurrentText();
+    this.openMessageId = undefined;
+    return [this.make('TEXT_MESSAGE_END', { messageId: id })];
+  }
+
+  /** Stores the digest of the open message's text so far (tool start, interrupt commit). */
+  rememberCurrentText(): void {
+    if (this.openMessageId === undefined) return;
+    const text = this.fullText.get(this.openMessageId);
+    if (text) this.digests.add(textDigest(text));
+  }
+
+  digestList(): string[] {
+    return [...this.digests];
+  }
+}

@@ -1,0 +1,117 @@
+/**
+ * The iac-code A2A emulator (SPEC §7): a real A2A 1.0 JSON-RPC server made with @a2a-js/sdk that
+ * speaks the iac-code wire contract, plus iac-code's two HTTP endpoints. It records every request
+ * it receives so tests can assert the exact A2A traffic, and checks an optional bearer token.
+ * The adapter never knows it is talking to an emulator.
+ */
+import express, { type NextFunction, type Request, type Response } from 'express';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { DefaultRequestHandler, InMemoryTaskStore } from '@a2a-js/sdk/server';
+import { jsonRpcHandler, UserBuilder } from '@a2a-js/sdk/server/express';
+import type { AgentCard } from '@a2a-js/sdk';
+import { EmulatorExecutor, type EmulatorControls } from './executor.js';
+import { SCENARIOS, type Scenario } from './scenarios.js';
+
+export interface RecordedCall {
+  /** JSON-RPC method, or "HTTP <METHOD> <path>" for the custom endpoints. */
+  method: string;
+  params: unknown;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+export interface A2AEmulatorOptions {
+  port?: number;
+  host?: string;
+  token?: string;
+  silenceMs?: number;
+}
+
+export interface A2AEmulator {
+  url: string;
+  calls: RecordedCall[];
+  controls: EmulatorControls;
+  executor: EmulatorExecutor;
+  /** Calls of one JSON-RPC method, in order. */
+  callsOf(method: string): RecordedCall[];
+  close(): Promise<void>;
+}
+
+const USAGE_COUNTER = /("(?:inputTokens|outputTokens|totalTokens|cachedInputTokens)":)(\d+)(?=[,}])/g;
+
+/** The kernel serialises metadata through protobuf Struct, so counters arrive as 1200.0 (contract §B.2). */
+function floatUsageCounters(_req: Request, res: Response, next: NextFunction): void {
+  const write = res.write.bind(res) as (chunk: unknown, ...rest: unknown[]) => boolean;
+  res.write = ((chunk: unknown, ...rest: unknown[]) => {
+    const text = typeof chunk === 'string' ? chunk : Buffer.isBuffer(chunk) ? chunk.toString('utf8') : undefined;
+    return write(text === undefined ? chunk : text.replace(USAGE_COUNTER, '$1$2.0'), ...rest);
+  }) as Response['write'];
+  next();
+}
+
+function agentCard(url: string): AgentCard {
+  return {
+    name: 'iac-code emulator',
+    description: 'Plays documented iac-code scenarios over A2A 1.0',
+    version: '1.0.0',
+    supportedInterfaces: [{ url, protocolBinding: 'JSONRPC', protocolVersion: '1.0', tenant: '' }],
+    capabilities: { streaming: true, pushNotifications: false, extensions: [] },
+    defaultInputModes: ['text/plain'],
+    defaultOutputModes: ['text/plain'],
+    skills: [],
+    securitySchemes: {},
+    securityRequirements: [],
+    signatures: [],
+  } as unknown as AgentCard;
+}
+
+export async function startA2AEmulator(options: A2AEmulatorOptions = {}): Promise<A2AEmulator> {
+  const calls: RecordedCall[] = [];
+  const controls: EmulatorControls = { scenarios: new Map<string, Scenario>(Object.entries(SCENARIOS)), nextScenario: undefined, silenceMs: options.silenceMs ?? 20_000 };
+  const executor = new EmulatorExecutor(controls);
+  const app = express();
+  let url = '';
+
+  app.use(express.json({ limit: '64mb' }));
+  app.use((req, res, next) => {
+    if (options.token && req.headers.authorization !== `Bearer ${options.token}`) {
+      res.status(401).json({ error: { code: 'UNAUTHORIZED', message: 'A valid bearer token is required.' } });
+      return;
+    }
+    const body = req.body as { method?: string; params?: unknown } | undefined;
+    const isRpc = req.method === 'POST' && req.path === '/' && typeof body?.method === 'string';
+    calls.push({
+      method: isRpc ? (body?.method as string) : `HTTP ${req.method} ${req.path}`,
+      params: isRpc ? body?.params : req.method === 'GET' ? req.query : req.body,
+      headers: { ...req.headers },
+    });
+    next();
+  });
+  app.use(floatUsageCounters);
+
+  const handler = new DefaultRequestHandler(agentCard('http://placeholder/'), new InMemoryTaskStore(), executor);
+  app.get('/.well-known/agent-card.json', (_req, res) => {
+    res.json(agentCard(url));
+  });
+  app.post('/', jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
+
+  const server: Server = await new Promise((resolve) => {
+    const listening = app.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve(listening));
+  });
+  const address = server.address() as AddressInfo;
+  url = `http://${options.host ?? '127.0.0.1'}:${address.port}/`;
+
+  return {
+    url,
+    calls,
+    controls,
+    executor,
+    callsOf: (method) => calls.filter((call) => call.method === method),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const script of executor.scripts.values()) script.controller.abort();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

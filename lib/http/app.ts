@@ -1,0 +1,69 @@
+/**
+ * The adapter as a Web `Request → Response` function (SPEC §2). Runtime shells (the local Node
+ * server, the FC web function) only convert sockets to Requests; tests call `fetch` in-process.
+ */
+import { randomUUID } from 'node:crypto';
+import { AdapterError } from '../core/errors.js';
+import type { Language } from '../core/i18n/catalogue.js';
+import type { A2AKernel, Logger, ThreadStore } from '../core/ports.js';
+import type { Secret } from '../core/secret.js';
+import { errorResponse, jsonResponse } from './json-response.js';
+import { handleRun } from './run-route.js';
+
+export interface AppConfig {
+  authToken: Secret | undefined;
+  allowedRoots: string[];
+  defaultLanguage: Language;
+  heartbeatMs: number;
+  leaseTtlMs: number;
+  leaseRenewMs: number;
+}
+
+export interface AppDeps {
+  config: AppConfig;
+  /** The thread store for this request (OSS credentials may arrive per request in FC, SPEC §6). */
+  storeFor: (request: Request) => ThreadStore;
+  storeKind: ThreadStore['kind'];
+  kernel: A2AKernel;
+  logger: Logger;
+  clock: () => number;
+  versions: { serverVersion: string; protocolPackageVersion: string };
+}
+
+export interface App {
+  fetch(request: Request): Promise<Response>;
+}
+
+const CANCEL_PATH = /^\/extensions\/iac-code\/v1\/executions\/([^/]+)\/cancel$/;
+
+export function createApp(deps: AppDeps): App {
+  return {
+    async fetch(request: Request): Promise<Response> {
+      const url = new URL(request.url);
+      const logger = deps.logger.child({ requestId: request.headers.get('x-fc-request-id') ?? randomUUID(), method: request.method, path: url.pathname });
+      const route = (allowed: string, handle: () => Promise<Response> | Response): Promise<Response> | Response =>
+        request.method === allowed ? handle() : errorResponse(new AdapterError('METHOD_NOT_ALLOWED', 'methodNotAllowed'), deps.config.defaultLanguage, { allow: allowed });
+      try {
+        if (url.pathname === '/health') return await route('GET', () => health(deps));
+        if (url.pathname === '/') return await route('POST', () => handleRun(request, deps, logger));
+        if (CANCEL_PATH.test(url.pathname)) return await route('POST', () => errorResponse(new AdapterError('NOT_FOUND', 'notFound'), deps.config.defaultLanguage));
+        return errorResponse(new AdapterError('NOT_FOUND', 'notFound'), deps.config.defaultLanguage);
+      } catch (error) {
+        logger.error('request failed', { error: String(error) });
+        return errorResponse(new AdapterError('INTERNAL_ERROR', 'internalError'), deps.config.defaultLanguage);
+      }
+    },
+  };
+}
+
+/** `GET /health` reveals versions and the store kind, never a URL, token or bucket (SPEC §2). */
+function health(deps: AppDeps): Response {
+  return jsonResponse(200, {
+    status: 'ok',
+    protocol: 'ag-ui',
+    protocolPackageVersion: deps.versions.protocolPackageVersion,
+    executionKernel: 'a2a-1.0',
+    serverVersion: deps.versions.serverVersion,
+    store: deps.storeKind,
+  });
+}

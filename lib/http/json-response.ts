@@ -1,0 +1,17 @@
+/** JSON answers and the pre-stream error envelope `{"error": {code, message, details?}}` (SPEC §2). */
+import { AdapterError } from '../core/errors.js';
+import { translate, type Language } from '../core/i18n/catalogue.js';
+import { httpStatusFor } from './status.js';
+
+export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers },
+  });
+}
+
+export function errorResponse(error: AdapterError, language: Language, headers: Record<string, string> = {}): Response {
+  const body: Record<string, unknown> = { code: error.code, message: translate(error.messageKey, language) };
+  if (error.details) body['details'] = error.details;
+  return jsonResponse(httpStatusFor(error.code), { error: body }, headers);
+}

@@ -1,0 +1,62 @@
+/**
+ * `POST /` (SPEC §2–§4): the checks in the order of contract §D.2 — language, auth, content type,
+ * size, JSON, language override, RunAgentInput, admission — each failure answered as HTTP JSON
+ * before the stream; then the run streams as SSE.
+ */
+import { randomUUID } from 'node:crypto';
+import { AdapterError } from '../core/errors.js';
+import { languageFromAcceptLanguage, preferredLanguageOf } from '../core/i18n/language.js';
+import type { Logger } from '../core/ports.js';
+import { parseRunRequest } from '../core/protocol/run-request.js';
+import { admit } from '../core/run/admit.js';
+import { runTurn } from '../core/run/run-turn.js';
+import type { RunDeps } from '../core/run/run-session.js';
+import type { AppDeps } from './app.js';
+import { errorResponse } from './json-response.js';
+import { checkBearer, checkJsonContentType, readJsonBody } from './request-guards.js';
+import { sseResponse } from './sse.js';
+
+export const MAX_RUN_BODY_BYTES = 12 * 1024 * 1024;
+
+export async function handleRun(request: Request, deps: AppDeps, logger: Logger): Promise<Response> {
+  const { config } = deps;
+  let language = languageFromAcceptLanguage(request.headers.get('accept-language'), config.defaultLanguage);
+  try {
+    checkBearer(request, config.authToken);
+    checkJsonContentType(request);
+    const body = await readJsonBody(request, MAX_RUN_BODY_BYTES, 'requestTooLarge');
+    language = preferredLanguageOf(body) ?? language;
+    const runRequest = parseRunRequest(body, { allowedRoots: config.allowedRoots });
+    const store = deps.storeFor(request);
+    const admitted = await admit(store, runRequest, () => ({
+      now: deps.clock(),
+      leaseTtlMs: config.leaseTtlMs,
+      newExecutionId: () => randomUUID(),
+      leaseId: randomUUID(),
+    }));
+    const runLogger = logger.child({ threadId: runRequest.threadId, runId: runRequest.runId, executionId: admitted.thread.executionId });
+    runLogger.info('run admitted', { resume: runRequest.resume !== undefined });
+    const runDeps: RunDeps = {
+      kernel: deps.kernel,
+      clock: deps.clock,
+      newId: () => randomUUID().replace(/-/g, ''),
+      logger: runLogger,
+      leaseTtlMs: config.leaseTtlMs,
+      leaseRenewMs: config.leaseRenewMs,
+    };
+    return sseResponse(
+      (emit, signal) =>
+        runTurn(runDeps, { request: runRequest, language, thread: admitted.thread, orphanTaskId: admitted.orphanTaskId, signal }, (event) => {
+          emit(event);
+          if (event.type === 'RUN_FINISHED' || event.type === 'RUN_ERROR') runLogger.info('run ended', { event: event.type, code: event['code'] });
+        }),
+      { heartbeatMs: config.heartbeatMs, logger: runLogger, requestSignal: request.signal },
+    );
+  } catch (error) {
+    if (error instanceof AdapterError) {
+      logger.info('request rejected', { code: error.code, details: error.details });
+      return errorResponse(error, language);
+    }
+    throw error;
+  }
+}

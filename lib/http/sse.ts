@@ -1,0 +1,70 @@
+/**
+ * The SSE response of a run (SPEC §4 "SSE framing"; contract §C "Heartbeat"): one
+ * `data: <json>\n\n` record per event, the comment `: heartbeat\n\n` after a quiet interval, and an
+ * abort signal that fires when the caller goes away. The run itself always runs to completion —
+ * after a disconnect its events are simply dropped — so its clean-up never gets skipped.
+ */
+import type { AguiEvent } from '../core/translate/events.js';
+import type { Logger } from '../core/ports.js';
+
+export const SSE_HEADERS = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-cache',
+  'x-accel-buffering': 'no',
+  connection: 'keep-alive',
+};
+
+export type RunBody = (emit: (event: AguiEvent) => void, signal: AbortSignal) => Promise<void>;
+
+export interface SseOptions {
+  heartbeatMs: number;
+  logger: Logger;
+  /** The request's own signal (the Node shell aborts it when the socket closes). */
+  requestSignal: AbortSignal;
+}
+
+export function sseResponse(run: RunBody, options: SseOptions): Response {
+  const cancelled = new AbortController();
+  const signal = AbortSignal.any([options.requestSignal, cancelled.signal]);
+  const encoder = new TextEncoder();
+  let open = true;
+  let heartbeat: ReturnType<typeof setTimeout> | undefined;
+
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      const write = (text: string): void => {
+        if (!open || signal.aborted) return;
+        try {
+          controller.enqueue(encoder.encode(text));
+        } catch {
+          open = false;
+          return;
+        }
+        armHeartbeat();
+      };
+      const armHeartbeat = (): void => {
+        clearTimeout(heartbeat);
+        heartbeat = setTimeout(() => write(': heartbeat\n\n'), options.heartbeatMs);
+      };
+      armHeartbeat();
+      run((event) => write(`data: ${JSON.stringify(event)}\n\n`), signal)
+        .catch((error: unknown) => options.logger.error('run failed unexpectedly', { error: String(error) }))
+        .finally(() => {
+          clearTimeout(heartbeat);
+          if (!open) return;
+          open = false;
+          try {
+            controller.close();
+          } catch {
+            // already closed by a cancel
+          }
+        });
+    },
+    cancel() {
+      open = false;
+      clearTimeout(heartbeat);
+      cancelled.abort();
+    },
+  });
+  return new Response(body, { status: 200, headers: SSE_HEADERS });
+}
