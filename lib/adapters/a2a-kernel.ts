@@ -12,6 +12,7 @@ import { Client, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
 import type { JsonObject, WireSendParams, WireStreamItem, WireTask } from '../core/a2a/wire-types.js';
 import { KernelRpcError, KernelUnavailableError, type A2AKernel, type KernelCallOptions, type SessionRestoreResult } from '../core/ports.js';
 import type { Secret } from '../core/secret.js';
+import { withTrimmedSse } from './sse-history-trim.js';
 
 export interface KernelOptions {
   /** The kernel's base URL; normalised to end in "/" (contract §A.1). */
@@ -53,7 +54,7 @@ export class SdkA2AKernel implements A2AKernel {
     const headers = new Headers(init.headers);
     if (this.options.token) headers.set('authorization', `Bearer ${this.options.token.reveal()}`);
     headers.set('a2a-version', '1.0');
-    return fetch(input, { ...init, headers });
+    return fetch(input, { ...init, headers }).then(withTrimmedSse);
   };
 
   async *sendStreamingMessage(params: WireSendParams, options: KernelCallOptions = {}): AsyncIterable<WireStreamItem> {

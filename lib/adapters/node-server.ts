@@ -32,9 +32,12 @@ function toRequest(req: IncomingMessage, signal: AbortSignal): Request {
   } as RequestInit);
 }
 
-async function writeResponse(response: Response, res: ServerResponse): Promise<void> {
+async function writeResponse(response: Response, req: IncomingMessage, res: ServerResponse): Promise<void> {
   res.statusCode = response.status;
   response.headers.forEach((value, name) => res.setHeader(name, value));
+  // Answered before the body was read (413, 401…): the rest of the body is never read, so the
+  // connection cannot carry another request.
+  if (!req.complete) res.setHeader('connection', 'close');
   if (!response.body) {
     res.end();
     return;
@@ -58,7 +61,7 @@ export function createNodeHandler(app: App, logger: Logger) {
     });
     app
       .fetch(toRequest(req, controller.signal))
-      .then((response) => writeResponse(response, res))
+      .then((response) => writeResponse(response, req, res))
       .catch((error: unknown) => {
         logger.error('response failed', { error: String(error) });
         if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":{"code":"INTERNAL_ERROR","message":"An internal error occurred."}}');

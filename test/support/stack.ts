@@ -1,0 +1,106 @@
+/**
+ * A real local stack for integration tests: the A2A emulator (real A2A server), the adapter app
+ * behind a real loopback HTTP server, and a thread store. Logs are captured for secret checks.
+ */
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SdkA2AKernel } from '../../lib/adapters/a2a-kernel.js';
+import { FileThreadStore } from '../../lib/adapters/file-store.js';
+import { createLogger } from '../../lib/adapters/logger.js';
+import { MemoryThreadStore } from '../../lib/adapters/memory-store.js';
+import { listen, type RunningServer } from '../../lib/adapters/node-server.js';
+import { versions } from '../../lib/adapters/versions.js';
+import type { A2AKernel, ThreadStore } from '../../lib/core/ports.js';
+import { secretFrom } from '../../lib/core/secret.js';
+import { createApp, type App, type AppConfig } from '../../lib/http/app.js';
+import { startA2AEmulator, type A2AEmulator, type A2AEmulatorOptions } from '../../lib/emulators/a2a/server.js';
+import { readSse, type SseRecord } from './sse.js';
+
+export interface StackOptions {
+  store?: ThreadStore | 'memory' | 'file';
+  config?: Partial<Omit<AppConfig, 'authToken'>> & { authToken?: string };
+  emulator?: A2AEmulatorOptions;
+  /** Token the adapter sends to the kernel. */
+  kernelToken?: string;
+  /** Wraps the real kernel (fault injection a real emulator cannot produce). */
+  wrapKernel?: (kernel: A2AKernel) => A2AKernel;
+  kernelUrl?: string;
+}
+
+export interface Stack {
+  emulator: A2AEmulator;
+  app: App;
+  server: RunningServer;
+  url: string;
+  store: ThreadStore;
+  stateDir: string | undefined;
+  logs: string[];
+  post(path: string, body: unknown, headers?: Record<string, string>): Promise<Response>;
+  run(body: unknown, headers?: Record<string, string>): Promise<{ status: number; sse: SseRecord; json: unknown }>;
+  close(): Promise<void>;
+}
+
+export async function startStack(options: StackOptions = {}): Promise<Stack> {
+  const emulator = await startA2AEmulator({ silenceMs: 1_500, ...options.emulator });
+  let stateDir: string | undefined;
+  let store: ThreadStore;
+  if (options.store === 'file') {
+    stateDir = await mkdtemp(join(tmpdir(), 'agui-state-'));
+    store = new FileThreadStore(stateDir);
+  } else if (options.store && options.store !== 'memory') {
+    store = options.store;
+  } else {
+    store = new MemoryThreadStore();
+  }
+  const logs: string[] = [];
+  const logger = createLogger((line) => logs.push(line));
+  const realKernel = new SdkA2AKernel({ url: options.kernelUrl ?? emulator.url, token: secretFrom(options.kernelToken) });
+  const kernel = options.wrapKernel ? options.wrapKernel(realKernel) : realKernel;
+  const { authToken, ...config } = options.config ?? {};
+  const app = createApp({
+    config: {
+      authToken: secretFrom(authToken),
+      allowedRoots: [],
+      defaultLanguage: 'en',
+      heartbeatMs: 15_000,
+      leaseTtlMs: 30_000,
+      leaseRenewMs: 10_000,
+      ...config,
+    },
+    storeFor: () => store,
+    storeKind: store.kind,
+    kernel,
+    logger,
+    clock: Date.now,
+    versions,
+  });
+  const server = await listen(app, logger, '127.0.0.1', 0);
+  const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+    fetch(`${server.url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...headers },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    });
+  return {
+    emulator,
+    app,
+    server,
+    url: server.url,
+    store,
+    stateDir,
+    logs,
+    post,
+    async run(body, headers) {
+      const response = await post('/', body, headers);
+      if (response.headers.get('content-type')?.startsWith('text/event-stream')) {
+        return { status: response.status, sse: await readSse(response), json: undefined };
+      }
+      return { status: response.status, sse: { events: [], raw: '' }, json: await response.json() };
+    },
+    async close() {
+      await server.close();
+      await emulator.close();
+    },
+  };
+}
