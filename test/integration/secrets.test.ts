@@ -1,0 +1,67 @@
+/**
+ * Secrets (LLM keys and headers, AccessKey secrets, STS tokens, bearer tokens) never reach the
+ * thread store or the logs (brief; SPEC §5). The user's message text is not stored either.
+ */
+import { readFile, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runBody, uniqueId } from '../support/fixtures.js';
+import { startStack, type Stack } from '../support/stack.js';
+
+const SECRETS = {
+  llmApiKey: 'sk-llm-key-SECRET-1',
+  llmHeader: 'header-value-SECRET-2',
+  accessKeySecret: 'ak-secret-SECRET-3',
+  securityToken: 'sts-token-SECRET-4',
+  authToken: 'agui-bearer-SECRET-5',
+  kernelToken: 'kernel-bearer-SECRET-6',
+  userText: 'private user words SECRET-7',
+};
+
+let stack: Stack;
+
+beforeAll(async () => {
+  stack = await startStack({ store: 'file', config: { authToken: SECRETS.authToken }, kernelToken: SECRETS.kernelToken, emulator: { token: SECRETS.kernelToken } });
+});
+afterAll(async () => stack.close());
+
+async function allStateText(dir: string): Promise<string> {
+  const texts: string[] = [];
+  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile()) texts.push(await readFile(join(entry.parentPath, entry.name), 'utf8'));
+  }
+  return texts.join('\n');
+}
+
+describe('secrets', () => {
+  it('are sent to A2A but never written to the state directory or the logs', async () => {
+    // Arrange
+    const threadId = uniqueId('thread');
+    const body = runBody({
+      threadId,
+      text: `tools ${SECRETS.userText}`,
+      iacCode: {
+        llmApiKey: SECRETS.llmApiKey,
+        llmHeaders: { Authorization: SECRETS.llmHeader },
+        alibabaCloud: { accessKeyId: 'AKID-public', accessKeySecret: SECRETS.accessKeySecret, securityToken: SECRETS.securityToken },
+      },
+    });
+    // Act: a turn, a rejected replay and a rejected bad token (both log lines).
+    const { status } = await stack.run(body, { authorization: `Bearer ${SECRETS.authToken}` });
+    await stack.post('/', body, { authorization: `Bearer ${SECRETS.authToken}` });
+    await stack.post('/', body, { authorization: `Bearer wrong-${SECRETS.authToken}` });
+    // Assert
+    expect(status).toBe(200);
+    const sent = JSON.stringify(stack.emulator.callsOf('SendStreamingMessage').at(-1)?.params);
+    expect(sent).toContain(SECRETS.llmApiKey);
+    expect(sent).toContain(SECRETS.securityToken);
+    const stored = await allStateText(stack.stateDir!);
+    expect(stored).toContain(threadId);
+    const logs = stack.logs.join('\n');
+    expect(logs).toContain(threadId);
+    for (const [name, secret] of Object.entries(SECRETS)) {
+      expect(stored, `${name} in state`).not.toContain(secret);
+      expect(logs, `${name} in logs`).not.toContain(secret);
+    }
+  });
+});

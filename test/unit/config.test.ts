@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../lib/adapters/config.js';
+
+describe('configuration (SPEC §6)', () => {
+  it('defaults to 127.0.0.1:8000, the file store under IAC_CODE_CONFIG_DIR, a 30 s lease renewed every 10 s', () => {
+    const config = loadConfig({ IAC_CODE_CONFIG_DIR: '/cfg' });
+    expect(config).toMatchObject({ host: '127.0.0.1', port: 8000, inFunctionCompute: false, store: 'file', stateDir: '/cfg/agui', leaseTtlMs: 30_000, leaseRenewMs: 10_000, heartbeatMs: 15_000, allowedRoots: [] });
+    expect(loadConfig({ IAC_CODE_AGUI_STATE_DIR: '/state' }).stateDir).toBe('/state');
+  });
+
+  it('binds 0.0.0.0 on FC_SERVER_PORT inside Function Compute, winning over IAC_CODE_AGUI_PORT', () => {
+    expect(loadConfig({ FC_SERVER_PORT: '9000', IAC_CODE_AGUI_PORT: '8123' })).toMatchObject({ host: '0.0.0.0', port: 9000, inFunctionCompute: true });
+  });
+
+  it('requires https for a remote kernel unless explicitly allowed; loopback http is fine', () => {
+    expect(() => loadConfig({ IAC_CODE_AGUI_A2A_URL: 'http://kernel.internal:8080' })).toThrow(ConfigError);
+    expect(loadConfig({ IAC_CODE_AGUI_A2A_URL: 'http://kernel.internal:8080', IAC_CODE_AGUI_A2A_ALLOW_INSECURE: '1' }).a2aUrl).toBe('http://kernel.internal:8080/');
+    expect(loadConfig({ IAC_CODE_AGUI_A2A_URL: 'http://127.0.0.1:41242' }).a2aUrl).toBe('http://127.0.0.1:41242/');
+    expect(loadConfig({ IAC_CODE_AGUI_A2A_URL: 'https://kernel.example.com/a2a' }).a2aUrl).toBe('https://kernel.example.com/a2a');
+    expect(() => loadConfig({ IAC_CODE_AGUI_A2A_URL: 'not a url' })).toThrow(/IAC_CODE_AGUI_A2A_URL/);
+  });
+
+  it('fails fast with one line naming the variable', () => {
+    expect(() => loadConfig({ IAC_CODE_AGUI_LEASE_TTL_MS: 'soon' })).toThrow(/IAC_CODE_AGUI_LEASE_TTL_MS must be a positive integer/);
+    expect(() => loadConfig({ IAC_CODE_AGUI_LEASE_TTL_MS: '1000', IAC_CODE_AGUI_LEASE_RENEW_MS: '1000' })).toThrow(/RENEW/);
+    expect(() => loadConfig({ IAC_CODE_AGUI_STATE_STORE: 's3' })).toThrow(/IAC_CODE_AGUI_STATE_STORE/);
+    expect(() => loadConfig({ IAC_CODE_AGUI_STATE_STORE: 'oss' })).toThrow(/IAC_CODE_AGUI_OSS_BUCKET/);
+  });
+
+  it('keeps tokens as secrets that print redacted', () => {
+    const config = loadConfig({ IAC_CODE_AGUI_AUTH_TOKEN: 'tok-123', IAC_CODE_AGUI_A2A_TOKEN: 'tok-456' });
+    expect(config.authToken?.reveal()).toBe('tok-123');
+    expect(JSON.stringify(config)).not.toMatch(/tok-/);
+    expect(String(config.a2aToken)).toBe('[redacted]');
+  });
+
+  it('takes the default language from the locale environment', () => {
+    expect(loadConfig({ LANG: 'de_DE.UTF-8' }).defaultLanguage).toBe('de');
+    expect(loadConfig({ LANG: 'C.UTF-8' }).defaultLanguage).toBe('en');
+  });
+});

@@ -1,0 +1,121 @@
+import { describe, expect, it } from 'vitest';
+import { unwrapItem } from '../../lib/core/a2a/inbound.js';
+import type { WireStreamItem } from '../../lib/core/a2a/wire-types.js';
+import { eventFactory } from '../../lib/core/translate/events.js';
+import { RunTranslator } from '../../lib/core/translate/run-translator.js';
+import { textDigest } from '../../lib/core/translate/text-digests.js';
+
+function translator(textDigests: string[] = []) {
+  let n = 0;
+  return new RunTranslator({ make: eventFactory(() => 1000.7), runId: 'run-1', textDigests, newId: () => `id${(n += 1)}` });
+}
+
+function status(text: string | undefined, iac: Record<string, unknown> = {}, messageId = 'task-1-message', state = 'TASK_STATE_WORKING'): WireStreamItem {
+  return {
+    statusUpdate: {
+      taskId: 'task-1',
+      contextId: 'ctx',
+      status: { state, ...(text === undefined ? {} : { message: { messageId, role: 'ROLE_AGENT', parts: [{ text }] } }) },
+      metadata: { iac_code: iac },
+    },
+  };
+}
+
+const deltas = (events: ReturnType<RunTranslator['apply']>) => events.filter((event) => event.type === 'TEXT_MESSAGE_CONTENT').map((event) => event['delta']);
+
+describe('RunTranslator', () => {
+  it('stamps integer timestamps and normalises task states', () => {
+    const events = translator().apply(unwrapItem(status('hi')));
+    expect(events.every((event) => event.timestamp === 1000)).toBe(true);
+    expect(unwrapItem(status(undefined, {}, 'x', 'TASK_STATE_INPUT_REQUIRED')).state).toBe('input-required');
+  });
+
+  it('suppresses the final assistant text when text was already streamed, and emits it when not', () => {
+    const t = translator();
+    t.apply(unwrapItem(status('Hello')));
+    expect(t.apply(unwrapItem(status('Hello', { assistantFinal: { complete: true } }, 'task-1-2')))).toEqual([]);
+    const fresh = translator();
+    expect(deltas(fresh.apply(unwrapItem(status('Whole answer', { assistantFinal: { complete: true } }, 'task-1-2'))))).toEqual(['Whole answer']);
+  });
+
+  it('drops the already-seen prefix of a message on a later run (cumulative status texts)', () => {
+    const run1 = translator();
+    run1.apply(unwrapItem(status('first', {}, 'm')));
+    run1.closeSpans();
+    const run2 = translator(run1.textDigests());
+    expect(deltas(run2.apply(unwrapItem(status('firstsecond', {}, 'm'))))).toEqual(['second']);
+    run2.closeSpans();
+    const run3 = translator(run2.textDigests());
+    expect(deltas(run3.apply(unwrapItem(status('firstsecondthird', {}, 'm'))))).toEqual(['third']);
+    const replay = translator([textDigest('exact 会话')]);
+    expect(replay.apply(unwrapItem(status('exact 会话', { assistantFinal: { complete: true } }, 'f')))).toEqual([]);
+    expect(deltas(replay.apply(unwrapItem(status(' after resume', {}, 'f'))))).toEqual([' after resume']);
+    expect(deltas(translator([textDigest('other')]).apply(unwrapItem(status('unrelated text', {}, 'g'))))).toEqual(['unrelated text']);
+  });
+
+  it('ends the previous text message when a different message id starts', () => {
+    const t = translator();
+    const all = [...t.apply(unwrapItem(status('a', {}, 'm1'))), ...t.apply(unwrapItem(status('b', {}, 'm2')))];
+    expect(all.map((event) => event.type)).toEqual(['TEXT_MESSAGE_START', 'TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_END', 'TEXT_MESSAGE_START', 'TEXT_MESSAGE_CONTENT']);
+  });
+
+  it('records integer-valued float usage as integers summed per provider and model', () => {
+    const t = translator();
+    t.apply(unwrapItem(status(undefined, { usage: { inputTokens: 6497.0, outputTokens: 10.0, totalTokens: 6507.0, provider: 'p', model: 'm' } })));
+    t.apply(unwrapItem(status(undefined, { usage: { inputTokens: 3, outputTokens: 1, totalTokens: 4, provider: 'p', model: 'm' } })));
+    t.apply(unwrapItem(status(undefined, { usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 } })));
+    expect(t.usage.list()).toEqual([
+      { provider: 'p', model: 'm', inputTokens: 6500, outputTokens: 11, totalTokens: 6511, cachedInputTokens: 0 },
+      { inputTokens: 1, outputTokens: 1, totalTokens: 2, cachedInputTokens: 0 },
+    ]);
+  });
+
+  it('names reasoning after the open text message, else the run, and closes it before text', () => {
+    const t = translator();
+    const first = t.apply(unwrapItem(status(undefined, { thinking: { type: 'raw_thinking', text: 'hmm' } })));
+    expect(first[0]).toMatchObject({ type: 'REASONING_START', messageId: 'reasoning-run-1' });
+    const text = t.apply(unwrapItem(status('answer', {}, 'm1')));
+    expect(text.map((event) => event.type)).toEqual(['REASONING_MESSAGE_END', 'REASONING_END', 'TEXT_MESSAGE_START', 'TEXT_MESSAGE_CONTENT']);
+    expect(t.apply(unwrapItem(status(undefined, { thinking: { type: 'raw_thinking', text: 'more' } })))[0]).toMatchObject({ messageId: 'reasoning-m1' });
+  });
+
+  it('closes reasoning, tools and text in that order, once', () => {
+    const t = translator();
+    t.apply(unwrapItem(status('text', {}, 'm1')));
+    t.apply(unwrapItem(status(undefined, { tool: { status: 'started', toolUseId: 'tool-a', name: 'x' } })));
+    t.apply(unwrapItem(status(undefined, { thinking: { type: 'raw_thinking', text: 'r' } })));
+    expect(t.closeSpans().map((event) => event.type)).toEqual(['REASONING_MESSAGE_END', 'REASONING_END', 'TOOL_CALL_END', 'TEXT_MESSAGE_END']);
+    expect(t.closeSpans()).toEqual([]);
+  });
+
+  it('gives a tool without id or name generated ones and ignores input_delta', () => {
+    const t = translator();
+    const started = t.apply(unwrapItem(status(undefined, { tool: { status: 'started' } })));
+    expect(started[0]).toMatchObject({ type: 'TOOL_CALL_START', toolCallId: 'tool-id1', toolCallName: 'tool' });
+    expect(t.apply(unwrapItem(status(undefined, { tool: { status: 'input_delta', toolUseId: 'tool-id1' } })))).toEqual([]);
+  });
+
+  it('emits one TOOL_CALL_RESULT per tool even when the result repeats', () => {
+    const t = translator();
+    const done = { tool: { status: 'completed', toolUseId: 'x', result: { b: 1, a: [2] } } };
+    const first = t.apply(unwrapItem(status(undefined, done)));
+    expect(first).toEqual([expect.objectContaining({ type: 'TOOL_CALL_RESULT', content: '{"a":[2],"b":1}' })]);
+    expect(t.apply(unwrapItem(status(undefined, done)))).toEqual([]);
+  });
+
+  it('reads trailing agent history from a task without status text', () => {
+    const t = translator();
+    const task: WireStreamItem = {
+      task: {
+        id: 'task-1',
+        status: { state: 'TASK_STATE_INPUT_REQUIRED' },
+        history: [
+          { messageId: 'u', role: 'ROLE_USER', parts: [{ text: 'q' }] },
+          { messageId: 'a1', role: 'ROLE_AGENT', parts: [{ text: 'one ' }] },
+          { messageId: 'a2', role: 'ROLE_AGENT', parts: [{ text: 'two' }] },
+        ],
+      },
+    };
+    expect(deltas(t.apply(unwrapItem(task)))).toEqual(['one two']);
+  });
+});
