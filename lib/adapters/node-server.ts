@@ -2,6 +2,11 @@
  * The Node HTTP shell around the Web-standard app: converts each socket request to a `Request`,
  * streams the `Response` back with a flush per chunk, and aborts the request's signal when the
  * client goes away (detected on the response's 'close', as Node 20 requires).
+ *
+ * It also keeps the set of requests in flight, so a function instance can shut down gracefully
+ * (lib/adapters/graceful-shutdown.ts): a request stays in flight until its response body ended —
+ * and a run's SSE body ends only after the run's clean-up (disconnect policy, lease release)
+ * finished (lib/http/sse.ts), even when the client left long before.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
@@ -9,9 +14,51 @@ import type { AddressInfo } from 'node:net';
 import type { App } from '../http/app.js';
 import type { Logger } from '../core/ports.js';
 
+/** Requests whose response (and, for a run, its clean-up) has not finished yet. */
+export class InFlightRequests {
+  private readonly live = new Set<AbortController>();
+  private waiters: Array<() => void> = [];
+
+  get size(): number {
+    return this.live.size;
+  }
+
+  track(controller: AbortController, work: Promise<unknown>): void {
+    this.live.add(controller);
+    void work.finally(() => {
+      this.live.delete(controller);
+      if (this.live.size > 0) return;
+      const waiters = this.waiters;
+      this.waiters = [];
+      waiters.forEach((wake) => wake());
+    });
+  }
+
+  /** Aborts every live request's signal (the app then runs its disconnect policy); returns how many. */
+  abortAll(reason: Error): number {
+    let aborted = 0;
+    for (const controller of this.live) {
+      if (controller.signal.aborted) continue;
+      controller.abort(reason);
+      aborted += 1;
+    }
+    return aborted;
+  }
+
+  /** Resolves once nothing is in flight. */
+  idle(): Promise<void> {
+    if (this.live.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+}
+
 export interface RunningServer {
   server: Server;
   url: string;
+  inFlight: InFlightRequests;
+  /** Stops accepting connections; requests in flight go on, and every later response closes its connection. */
+  stopAccepting(): void;
+  /** Closes the server and every connection at once (in-flight runs are not waited for). */
   close(): Promise<void>;
 }
 
@@ -32,46 +79,55 @@ function toRequest(req: IncomingMessage, signal: AbortSignal): Request {
   } as RequestInit);
 }
 
-async function writeResponse(response: Response, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function writeResponse(response: Response, req: IncomingMessage, res: ServerResponse, closeConnection: boolean): Promise<void> {
   res.statusCode = response.status;
   response.headers.forEach((value, name) => res.setHeader(name, value));
   // Answered before the body was read (413, 401…): the rest of the body is never read, so the
-  // connection cannot carry another request.
-  if (!req.complete) res.setHeader('connection', 'close');
+  // connection cannot carry another request. While shutting down, no connection is reused.
+  if (!req.complete || closeConnection) res.setHeader('connection', 'close');
   if (!response.body) {
     res.end();
     return;
   }
   res.flushHeaders();
   const reader = response.body.getReader();
-  res.on('close', () => void reader.cancel().catch(() => undefined));
+  // After the client left, the body is still read to its end but nothing is written: the run
+  // behind an SSE body drops its events once the request signal aborted, and ends the body only
+  // when its clean-up finished — which is what a graceful shutdown waits for.
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
+    if (res.destroyed || res.writableEnded) continue;
     if (!res.write(value)) await new Promise<void>((resolve) => res.once('drain', resolve).once('close', resolve));
   }
-  res.end();
+  if (!res.destroyed) res.end();
 }
 
-export function createNodeHandler(app: App, logger: Logger) {
+export function createNodeHandler(app: App, logger: Logger, inFlight = new InFlightRequests(), isDraining: () => boolean = () => false) {
   return (req: IncomingMessage, res: ServerResponse): void => {
     const controller = new AbortController();
     res.on('close', () => {
       if (!res.writableFinished) controller.abort(new Error('client disconnected'));
     });
-    app
+    // The shell's own lines carry the FC request id too (the app's lines already do, SPEC §6).
+    const requestId = req.headers['x-fc-request-id'];
+    const requestLogger = typeof requestId === 'string' ? logger.child({ requestId }) : logger;
+    const work = app
       .fetch(toRequest(req, controller.signal))
-      .then((response) => writeResponse(response, req, res))
+      .then((response) => writeResponse(response, req, res, isDraining()))
       .catch((error: unknown) => {
-        logger.error('response failed', { error: String(error) });
-        if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":{"code":"INTERNAL_ERROR","message":"An internal error occurred."}}');
+        requestLogger.error('response failed', { error: String(error) });
+        if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json', connection: 'close' }).end('{"error":{"code":"INTERNAL_ERROR","message":"An internal error occurred."}}');
         else res.destroy();
       });
+    inFlight.track(controller, work);
   };
 }
 
 export function listen(app: App, logger: Logger, host: string, port: number): Promise<RunningServer> {
-  const server = createServer(createNodeHandler(app, logger));
+  const inFlight = new InFlightRequests();
+  let draining = false;
+  const server = createServer(createNodeHandler(app, logger, inFlight, () => draining));
   server.keepAliveTimeout = 65_000;
   server.requestTimeout = 0;
   return new Promise((resolve, reject) => {
@@ -82,9 +138,18 @@ export function listen(app: App, logger: Logger, host: string, port: number): Pr
       resolve({
         server,
         url: `http://${shownHost}:${address.port}`,
+        inFlight,
+        stopAccepting: () => {
+          if (draining) return;
+          draining = true;
+          // Node ≥ 19 also closes the idle keep-alive connections here; busy ones finish first.
+          server.close();
+        },
         close: () =>
           new Promise<void>((done) => {
-            server.close(() => done());
+            draining = true;
+            if (server.listening) server.close(() => done());
+            else done();
             server.closeAllConnections();
           }),
       });

@@ -8,6 +8,7 @@ import type { Language } from '../core/i18n/catalogue.js';
 import type { A2AKernel, Logger, ThreadStore } from '../core/ports.js';
 import type { Secret } from '../core/secret.js';
 import { errorResponse, jsonResponse } from './json-response.js';
+import { handleCancel } from './cancel-route.js';
 import { handleRun } from './run-route.js';
 
 export interface AppConfig {
@@ -46,7 +47,8 @@ export function createApp(deps: AppDeps): App {
       try {
         if (url.pathname === '/health') return await route('GET', () => health(deps));
         if (url.pathname === '/') return await route('POST', () => handleRun(request, deps, logger));
-        if (CANCEL_PATH.test(url.pathname)) return await route('POST', () => errorResponse(new AdapterError('NOT_FOUND', 'notFound'), deps.config.defaultLanguage));
+        const cancel = CANCEL_PATH.exec(url.pathname);
+        if (cancel) return await route('POST', () => handleCancel(request, decodeURIComponent(cancel[1] as string), deps, logger));
         return errorResponse(new AdapterError('NOT_FOUND', 'notFound'), deps.config.defaultLanguage);
       } catch (error) {
         logger.error('request failed', { error: String(error) });

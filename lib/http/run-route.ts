@@ -9,7 +9,7 @@ import { languageFromAcceptLanguage, preferredLanguageOf } from '../core/i18n/la
 import type { Logger } from '../core/ports.js';
 import { parseRunRequest } from '../core/protocol/run-request.js';
 import { admit } from '../core/run/admit.js';
-import { runTurn } from '../core/run/run-turn.js';
+import { runAdmitted } from '../core/run/run-lifecycle.js';
 import type { RunDeps } from '../core/run/run-session.js';
 import type { AppDeps } from './app.js';
 import { errorResponse } from './json-response.js';
@@ -46,7 +46,7 @@ export async function handleRun(request: Request, deps: AppDeps, logger: Logger)
     };
     return sseResponse(
       (emit, signal) =>
-        runTurn(runDeps, { request: runRequest, language, thread: admitted.thread, orphanTaskId: admitted.orphanTaskId, signal }, (event) => {
+        runAdmitted(runDeps, { request: runRequest, language, thread: admitted.thread, orphanTaskId: admitted.orphanTaskId, signal }, (event) => {
           emit(event);
           if (event.type === 'RUN_FINISHED' || event.type === 'RUN_ERROR') runLogger.info('run ended', { event: event.type, code: event['code'] });
         }),

@@ -1,36 +1,69 @@
 /**
- * Reads one A2A stream for a run (contract §B.1, §B.8): checks identities, makes new identities
- * durable before anything reveals them, translates signals into events, and reports the last
- * state so the caller can decide how the run ends.
+ * Reads one A2A stream for a run (contract §B.1, §B.5, §B.8): checks identities, makes new
+ * identities durable before anything reveals them, translates signals into events, and stops at
+ * the first new required input or at a state that ends the turn.
  */
 import { TERMINAL_STATES, unwrapItem, type InboundItem } from '../a2a/inbound.js';
 import type { WireStreamItem } from '../a2a/wire-types.js';
+import { requiredInputs, type RequiredInput } from '../interrupts/inputs.js';
+import { isApplied } from '../thread/interrupt-transitions.js';
 import { recordIdentities } from '../thread/run-transitions.js';
 import { protocolViolation } from './run-failure.js';
 import type { RunSession } from './run-session.js';
 
 /** States that end a run's reading of the stream: iac-code parks a finished turn in input-required. */
-const STOP_STATES = new Set([...TERMINAL_STATES, 'input-required']);
+export const STOP_STATES = new Set([...TERMINAL_STATES, 'input-required']);
 
 export interface StreamResult {
   lastState: string | undefined;
-  /** At least one item arrived (a resume answer counts as accepted on its first event). */
+  /** At least one item arrived (a resume answer is accepted on its first event). */
   sawItem: boolean;
+  /** Required inputs that are neither pending nor answered: the run ends as an interrupt. */
+  newInputs: RequiredInput[];
 }
 
-export async function consumeStream(session: RunSession, stream: AsyncIterable<WireStreamItem>): Promise<StreamResult> {
+export interface ConsumeOptions {
+  /** Runs once, after the first item's identities check out and before anything is emitted for it. */
+  onAccepted?: () => Promise<void>;
+}
+
+export async function consumeStream(session: RunSession, stream: AsyncIterable<WireStreamItem>, options: ConsumeOptions = {}): Promise<StreamResult> {
   let lastState: string | undefined;
   let sawItem = false;
   for await (const raw of stream) {
-    sawItem = true;
     const item = unwrapItem(raw);
     await absorbIdentities(session, item);
-    if (session.taskId && session.sessionId) session.emitSessionOnce();
-    session.emitAll(session.translator.apply(item));
+    if (!sawItem) {
+      sawItem = true;
+      await options.onAccepted?.();
+    }
+    const newInputs = absorbItem(session, item);
     if (item.state) lastState = item.state;
+    if (newInputs.length > 0) return { lastState, sawItem, newInputs };
     if (item.state && STOP_STATES.has(item.state)) break;
   }
-  return { lastState, sawItem };
+  return { lastState, sawItem, newInputs: [] };
+}
+
+/** Emits an item's events and returns the new required inputs it announces. */
+export function absorbItem(session: RunSession, item: InboundItem, statusText = true): RequiredInput[] {
+  if (session.taskId && session.sessionId) session.emitSessionOnce();
+  session.emitAll(session.translator.apply(item, { statusText }));
+  return newRequiredInputs(session, item);
+}
+
+/** Inputs not yet pending and not already answered in this execution (contract §B.5). */
+export function newRequiredInputs(session: RunSession, item: InboundItem): RequiredInput[] {
+  const document = session.thread.document;
+  const pending = new Set(document.execution.pending.map((entry) => entry.id));
+  const inputs = requiredInputs(item.iac);
+  for (const input of inputs) {
+    const requestTaskId = input.input['requestTaskId'];
+    if (typeof requestTaskId === 'string' && requestTaskId !== session.taskId) throw protocolViolation(`input ${input.id} belongs to task ${requestTaskId}`);
+    const contextId = input.input['contextId'];
+    if (typeof contextId === 'string' && contextId !== document.contextId) throw protocolViolation(`input ${input.id} belongs to context ${contextId}`);
+  }
+  return inputs.filter((input) => !pending.has(input.id) && !isApplied(document, input.id));
 }
 
 /**
@@ -57,4 +90,8 @@ export async function absorbIdentities(session: RunSession, item: InboundItem): 
   if (newTaskId) session.taskId = newTaskId;
   await session.thread.update((current) => recordIdentities(current, { taskId: newTaskId, sessionId: newSessionId }));
   if (newSessionId) session.sessionId = newSessionId;
+}
+
+export function isStopState(state: string | undefined): boolean {
+  return state !== undefined && STOP_STATES.has(state);
 }

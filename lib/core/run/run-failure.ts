@@ -15,15 +15,21 @@ export class RunFailure extends Error {
     readonly messageKey: MessageKey,
     /** Cancel the A2A task (unless an interrupt is pending) and end the execution. */
     readonly abandonTask: boolean,
-    options?: { cause?: unknown; leaseLost?: boolean },
+    options?: { cause?: unknown; leaseLost?: boolean; forceCancel?: boolean },
   ) {
     super(`${code}: ${messageKey}`, options);
     this.name = 'RunFailure';
     this.leaseLost = options?.leaseLost ?? false;
+    this.forceCancel = options?.forceCancel ?? false;
   }
 
   /** The run no longer holds the thread, so it must not write to it again (SPEC §4 "Busy"). */
   readonly leaseLost: boolean;
+  /**
+   * Cancel the task even though an interrupt is still pending in the document: A2A accepted an
+   * answer the adapter could not record, and a retry must never deliver it twice.
+   */
+  readonly forceCancel: boolean;
 }
 
 export function protocolViolation(detail: string): RunFailure {
@@ -36,7 +42,9 @@ export function classifyRunError(error: unknown): RunFailure {
   if (error instanceof LeaseLostError) {
     // Another run or a cancel owns the thread now: end without touching the task (SPEC §4 "Busy").
     const options = { cause: error, leaseLost: true };
-    return error.cancelled ? new RunFailure('CANCELLED', 'cancelled', false, options) : new RunFailure('EXECUTION_LOST', 'executionLostLease', false, options);
+    // A cancel that landed on another instance already ended the execution; cancelling the task
+    // again from here is idempotent and covers a CancelTask that instance could not deliver.
+    return error.cancelled ? new RunFailure('CANCELLED', 'cancelled', true, options) : new RunFailure('EXECUTION_LOST', 'executionLostLease', false, options);
   }
   if (error instanceof StoreUnavailableError || error instanceof StoreConflictError || error instanceof StoreCorruptError) {
     return new RunFailure('STATE_PERSISTENCE_FAILED', 'statePersistenceFailed', true, { cause: error });

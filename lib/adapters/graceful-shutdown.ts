@@ -1,0 +1,115 @@
+/**
+ * Graceful shutdown of an adapter instance (SIGTERM in Function Compute, Ctrl-C locally):
+ *
+ * 1. stop accepting connections;
+ * 2. let live requests — streaming runs included — finish, up to the drain deadline;
+ * 3. abort the requests still live: aborting a request's signal makes the app run its disconnect
+ *    policy (SPEC §4 "Disconnect": cancel the A2A task when no interrupt is pending) and release
+ *    the thread lease in the same write (SPEC §4 "Busy");
+ * 4. wait for that clean-up, up to the clean-up deadline, and only then let the process exit.
+ *
+ * So a lease is never left held without reason: the only one left is a run whose clean-up could
+ * not finish in time (e.g. an unreachable store), and that lease expires by itself after its TTL
+ * and is taken over by the next run (SPEC §4 "Busy").
+ */
+import type { Logger } from '../core/ports.js';
+import { ConfigError } from './config.js';
+import type { RunningServer } from './node-server.js';
+
+export interface ShutdownPolicy {
+  /** How long live requests may go on after the signal before they are aborted. */
+  drainMs: number;
+  /** How long aborted runs get to finish their clean-up (CancelTask, lease release). */
+  cleanupMs: number;
+}
+
+/**
+ * Defaults sized for FC: a run's disconnect clean-up is one CancelTask and one store write,
+ * well under the clean-up deadline; the drain lets short turns finish instead of cancelling them.
+ */
+export const DEFAULT_SHUTDOWN_POLICY: ShutdownPolicy = { drainMs: 20_000, cleanupMs: 10_000 };
+
+export interface ShutdownReport {
+  /** Every request finished on its own within the drain deadline. */
+  drained: boolean;
+  /** Requests aborted at the drain deadline. */
+  aborted: number;
+  /** Requests whose clean-up had not finished at the clean-up deadline. */
+  abandoned: number;
+}
+
+type Env = Record<string, string | undefined>;
+
+function milliseconds(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new ConfigError(`${name} must be a non-negative integer, got "${raw}"`);
+  return value;
+}
+
+/** IAC_CODE_AGUI_SHUTDOWN_DRAIN_MS / IAC_CODE_AGUI_SHUTDOWN_CLEANUP_MS, read once at start-up. */
+export function shutdownPolicyFrom(env: Env): ShutdownPolicy {
+  return {
+    drainMs: milliseconds(env, 'IAC_CODE_AGUI_SHUTDOWN_DRAIN_MS', DEFAULT_SHUTDOWN_POLICY.drainMs),
+    cleanupMs: milliseconds(env, 'IAC_CODE_AGUI_SHUTDOWN_CLEANUP_MS', DEFAULT_SHUTDOWN_POLICY.cleanupMs),
+  };
+}
+
+/** True when `work` settled within `ms`. */
+async function settlesWithin(work: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([work.then(() => true as const), deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export async function shutDown(server: RunningServer, policy: ShutdownPolicy, logger: Logger): Promise<ShutdownReport> {
+  server.stopAccepting();
+  logger.info('shutting down', { inFlight: server.inFlight.size, drainMs: policy.drainMs, cleanupMs: policy.cleanupMs });
+  const drained = await settlesWithin(server.inFlight.idle(), policy.drainMs);
+  let aborted = 0;
+  let abandoned = 0;
+  if (!drained) {
+    aborted = server.inFlight.abortAll(new Error('the instance is shutting down'));
+    logger.warn('drain deadline passed; aborting live requests (their runs cancel and release their threads)', { aborted });
+    if (!(await settlesWithin(server.inFlight.idle(), policy.cleanupMs))) {
+      abandoned = server.inFlight.size;
+      logger.error('clean-up deadline passed; their leases expire by themselves', { abandoned });
+    }
+  }
+  await server.close();
+  logger.info('shut down', { drained, aborted, abandoned });
+  return { drained, aborted, abandoned };
+}
+
+/**
+ * Shuts down on SIGTERM or SIGINT, then exits (0 when every clean-up finished). A second signal
+ * exits at once: whoever sends it has decided not to wait.
+ */
+export function exitOnSignals(server: RunningServer, policy: ShutdownPolicy, logger: Logger, exit: (code: number) => void = (code) => process.exit(code)): void {
+  let stopping = false;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (stopping) {
+      logger.warn('second signal; exiting without waiting', { signal });
+      exit(1);
+      return;
+    }
+    stopping = true;
+    logger.info('signal received', { signal });
+    shutDown(server, policy, logger).then(
+      (report) => exit(report.abandoned === 0 ? 0 : 1),
+      (error: unknown) => {
+        logger.error('shutdown failed', { error: String(error) });
+        exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+}

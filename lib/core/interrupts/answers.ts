@@ -1,0 +1,80 @@
+/**
+ * Resume answers (SPEC §4 "Resume"; contract §A.5, §D.6): digests that make a repeated answer
+ * recognisable, validation against the interrupt's responseSchema with a real JSON Schema
+ * validator (Ajv), and the A2A form of each answer — a six-key permission data part, or the
+ * plain text of a question or option choice.
+ */
+import { Ajv, type ValidateFunction } from 'ajv';
+import type { JsonObject, WirePart } from '../a2a/wire-types.js';
+import { canonicalJson } from '../canonical-json.js';
+import { sha256Hex } from '../hash.js';
+import type { ResumeEntry } from '../protocol/schemas.js';
+import type { PendingInterrupt } from '../thread/document.js';
+import { isPermission, responseSchemaFor } from './interrupt-object.js';
+import { standardOptions } from './options.js';
+
+const ajv = new Ajv({ allErrors: true, strict: false });
+const compiled = new Map<string, ValidateFunction>();
+
+function validatorFor(schema: JsonObject): ValidateFunction {
+  const key = canonicalJson(schema);
+  let validate = compiled.get(key);
+  if (!validate) {
+    validate = ajv.compile(schema);
+    compiled.set(key, validate);
+  }
+  return validate;
+}
+
+export function answerDigest(entry: ResumeEntry): string {
+  return sha256Hex(canonicalJson({ status: entry.status, payload: entry.payload ?? null }));
+}
+
+/**
+ * Whether the entry is an acceptable answer: `resolved` needs a payload valid against the schema;
+ * a cancelled permission is validated as `{decision: "deny"}`; a cancelled question needs nothing.
+ */
+export function isValidAnswer(pending: PendingInterrupt, entry: ResumeEntry): boolean {
+  const permission = isPermission(pending.input);
+  if (entry.status === 'cancelled') return permission ? validatorFor(responseSchemaFor(pending.input))({ decision: 'deny' }) : true;
+  if (entry.payload === undefined) return false;
+  return validatorFor(responseSchemaFor(pending.input))(entry.payload);
+}
+
+export function permissionDecision(entry: ResumeEntry): 'allow_once' | 'deny' {
+  if (entry.status === 'cancelled') return 'deny';
+  return (entry.payload as { decision: 'allow_once' | 'deny' }).decision;
+}
+
+/** The one part of a permission answer: exactly the six keys the kernel accepts (contract §A.5). */
+export function permissionAnswerPart(pending: PendingInterrupt, taskId: string, entry: ResumeEntry): WirePart {
+  return {
+    data: {
+      schemaVersion: 1,
+      kind: 'permission',
+      requestTaskId: taskId,
+      inputId: pending.id,
+      toolUseId: String(pending.input['toolUseId'] ?? ''),
+      decision: permissionDecision(entry),
+    },
+    mediaType: 'application/json',
+  };
+}
+
+function nonEmpty(value: unknown): string | undefined {
+  return typeof value === 'string' && value.length > 0 ? value : undefined;
+}
+
+/** Free text wins; else the chosen option's label, name or id; else the id itself (contract §A.5). */
+export function answerText(pending: PendingInterrupt, payload: unknown): string | undefined {
+  if (typeof payload !== 'object' || payload === null) return undefined;
+  const record = payload as Record<string, unknown>;
+  const free = nonEmpty(record['freeText']) ?? nonEmpty(record['free_text']);
+  if (free) return free;
+  const selected = nonEmpty(record['selectedId']) ?? nonEmpty(record['selected_id']);
+  if (!selected) return undefined;
+  const option = standardOptions(pending.input['options']).find((candidate) => candidate.id === selected);
+  if (!option) return selected;
+  const raw = typeof option.raw === 'object' && option.raw !== null ? (option.raw as Record<string, unknown>) : {};
+  return nonEmpty(raw['label']) ?? nonEmpty(raw['name']) ?? option.id;
+}

@@ -1,0 +1,163 @@
+/**
+ * Delivering validated answers to A2A (contract §A.5, §A.8, §B.9). An answer counts as accepted on
+ * the first event of its stream (or when SendMessage returns without an error); at that moment it
+ * leaves pending and is recorded as applied — one write, before anything from that stream is
+ * emitted — so a repeated answer never reaches A2A twice.
+ */
+import { unwrapTask } from '../a2a/inbound.js';
+import { iacCodeMetadata, sendParams } from '../a2a/outbound.js';
+import type { WirePart } from '../a2a/wire-types.js';
+import { permissionAnswerPart } from '../interrupts/answers.js';
+import { isPermission } from '../interrupts/interrupt-object.js';
+import type { Answer } from '../interrupts/resume-plan.js';
+import { KernelRpcError, StoreConflictError, StoreCorruptError, StoreUnavailableError } from '../ports.js';
+import type { MessageKey } from '../i18n/catalogue.js';
+import { acceptAnswers } from '../thread/interrupt-transitions.js';
+import { absorbIdentities, absorbItem, consumeStream, isStopState, type StreamResult } from './consume-stream.js';
+import { classifyRunError, isBackupNotReady, RunFailure } from './run-failure.js';
+import { finishRun } from './run-ending.js';
+import type { RunSession } from './run-session.js';
+
+export async function deliverAnswers(session: RunSession, answers: Answer[], signal: AbortSignal): Promise<void> {
+  const prompts = answers.filter((answer) => !isPermission(answer.pending.input));
+  if (prompts.length > 0) {
+    // A question or option answer goes as text; when several are answered at once the last one is
+    // sent, as the peer adapter does (contract §A.5).
+    await deliverPrompt(session, prompts.at(-1) as Answer, signal);
+    return;
+  }
+  if (answers.every((answer) => answer.pending.sideband)) await deliverSideband(session, answers, signal);
+  else await deliverStreamingPermissions(session, answers, signal);
+}
+
+/** Records accepted answers; A2A already acts on them, so a failed write must cancel the task. */
+async function accept(session: RunSession, answers: Answer[]): Promise<void> {
+  try {
+    await session.thread.update((document) => acceptAnswers(document, answers.map((answer) => ({ interruptId: answer.pending.id, digest: answer.digest }))));
+  } catch (error) {
+    if (error instanceof StoreUnavailableError || error instanceof StoreConflictError || error instanceof StoreCorruptError) {
+      throw new RunFailure('STATE_PERSISTENCE_FAILED', 'statePersistenceFailed', true, { cause: error, forceCancel: true });
+    }
+    throw error;
+  }
+}
+
+/** Before acceptance: a rejection keeps the interrupt pending (contract §B.9). */
+function rejected(error: unknown, notAccepted: MessageKey): RunFailure {
+  if (error instanceof RunFailure) return new RunFailure(error.code, error.messageKey, false, { cause: error });
+  if (error instanceof KernelRpcError) {
+    return isBackupNotReady(error.data)
+      ? new RunFailure('SESSION_BACKUP_NOT_READY', 'sessionBackupNotReady', false, { cause: error })
+      : new RunFailure('A2A_UNAVAILABLE', 'a2aRejectedResponse', false, { cause: error });
+  }
+  const failure = classifyRunError(error);
+  return new RunFailure(failure.code, failure.code === 'A2A_UNAVAILABLE' ? notAccepted : failure.messageKey, false, { cause: error });
+}
+
+function resumeParams(session: RunSession, messageId: string, part: WirePart) {
+  const { request, thread } = session;
+  return sendParams({
+    messageId,
+    contextId: thread.document.contextId,
+    taskId: session.taskId,
+    parts: [part],
+    iacCode: iacCodeMetadata(request.iacCode, request.cwd, session.language),
+  });
+}
+
+/** Streams one answer; acceptance happens on its first event. */
+async function streamAnswer(session: RunSession, answers: Answer[], messageId: string, part: WirePart, notAccepted: MessageKey, signal: AbortSignal, afterAccept?: () => void): Promise<StreamResult> {
+  let accepted = false;
+  try {
+    const result = await consumeStream(session, session.kernel.sendStreamingMessage(resumeParams(session, messageId, part), { signal }), {
+      onAccepted: async () => {
+        await accept(session, answers);
+        accepted = true;
+        session.emitSessionOnce();
+        afterAccept?.();
+      },
+    });
+    if (!result.sawItem) throw new RunFailure('A2A_UNAVAILABLE', notAccepted, false);
+    return result;
+  } catch (error) {
+    throw accepted ? error : rejected(error, notAccepted);
+  }
+}
+
+async function deliverPrompt(session: RunSession, answer: Answer, signal: AbortSignal): Promise<void> {
+  const text = answer.text as string;
+  const toolUseId = answer.pending.input['toolUseId'];
+  const result = await streamAnswer(session, [answer], `agui-resume-${session.request.runId}`, { text }, 'a2aResponseNotAccepted', signal, () => {
+    // The answered question's tool call gets its result, once, before the resume's own events.
+    if (typeof toolUseId === 'string' && toolUseId) session.emitAll(session.translator.toolResult(toolUseId, text));
+  });
+  signal.throwIfAborted();
+  await finishRun(session, result);
+}
+
+/** Permissions from the task's own input: one streaming message each (contract §A.5 table, row 1). */
+async function deliverStreamingPermissions(session: RunSession, answers: Answer[], signal: AbortSignal): Promise<void> {
+  let result: StreamResult | undefined;
+  for (const answer of answers) {
+    const part = permissionAnswerPart(answer.pending, session.taskId as string, answer.entry);
+    result = await streamAnswer(session, [answer], `agui-resume-${session.request.runId}-${answer.pending.id}`, part, 'a2aPermissionNotAccepted', signal);
+    if (result.newInputs.length > 0) break;
+  }
+  signal.throwIfAborted();
+  const last = result as StreamResult;
+  if (last.newInputs.length > 0 || isStopState(last.lastState)) {
+    await finishRun(session, last);
+    return;
+  }
+  await finishFromSubscription(session, signal);
+}
+
+/** Sideband permissions: SendMessage each, then follow the task (contract §A.5 row 2, §A.8). */
+async function deliverSideband(session: RunSession, answers: Answer[], signal: AbortSignal): Promise<void> {
+  for (const answer of answers) {
+    const part = permissionAnswerPart(answer.pending, session.taskId as string, answer.entry);
+    try {
+      await session.kernel.sendMessage(resumeParams(session, `agui-resume-${answer.pending.id}`, part), { signal });
+    } catch (error) {
+      throw rejected(error, 'a2aPermissionNotAccepted');
+    }
+    await accept(session, [answer]);
+  }
+  session.emitSessionOnce();
+  await finishFromSubscription(session, signal);
+}
+
+/**
+ * GetTask; if the task has not stopped, SubscribeToTask; if that errors or ends early, GetTask
+ * again — success only when that snapshot has stopped (contract §A.8; old kernels answer
+ * SubscribeToTask on a parked task with an error).
+ */
+async function finishFromSubscription(session: RunSession, signal: AbortSignal): Promise<void> {
+  const snapshot = await snapshotResult(session, signal);
+  if (snapshot.newInputs.length > 0 || isStopState(snapshot.lastState)) {
+    await finishRun(session, snapshot);
+    return;
+  }
+  try {
+    const streamed = await consumeStream(session, session.kernel.subscribeToTask(session.taskId as string, { signal }));
+    if (streamed.newInputs.length > 0 || isStopState(streamed.lastState)) {
+      await finishRun(session, streamed);
+      return;
+    }
+  } catch (error) {
+    if (signal.aborted || error instanceof RunFailure) throw error;
+    if (!(error instanceof KernelRpcError)) throw error;
+  }
+  const final = await snapshotResult(session, signal);
+  if (final.newInputs.length > 0 || isStopState(final.lastState)) {
+    await finishRun(session, final);
+    return;
+  }
+  throw new RunFailure('A2A_UNAVAILABLE', 'a2aUnavailable', true);
+}
+
+async function snapshotResult(session: RunSession, signal: AbortSignal): Promise<StreamResult> {
+  const item = unwrapTask(await session.kernel.getTask(session.taskId as string, 100, { signal }));
+  await absorbIdentities(session, item);
+  return { lastState: item.state, sawItem: true, newInputs: absorbItem(session, item) };
+}

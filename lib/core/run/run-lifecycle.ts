@@ -1,0 +1,46 @@
+/**
+ * One admitted run, from RUN_STARTED to its single terminal event (SPEC §4). Runs to completion
+ * even when the caller disconnects, so the disconnect policy (cancel the A2A task exactly when no
+ * interrupt is pending) always executes.
+ */
+import type { Language } from '../i18n/catalogue.js';
+import type { RunRequest } from '../protocol/run-request.js';
+import { LeaseKeeper } from './lease-keeper.js';
+import { classifyRunError } from './run-failure.js';
+import { abandonRun, releaseAfterFailure } from './run-ending.js';
+import { streamNewTurn } from './new-turn.js';
+import { streamResume } from './resume.js';
+import { RunSession, type Emit, type RunDeps } from './run-session.js';
+import type { RunThread } from './run-thread.js';
+
+export interface RunInput {
+  request: RunRequest;
+  language: Language;
+  thread: RunThread;
+  orphanTaskId: string | undefined;
+  /** Aborted when the caller disconnects. */
+  signal: AbortSignal;
+}
+
+export async function runAdmitted(deps: RunDeps, input: RunInput, emit: Emit): Promise<void> {
+  const session = new RunSession(deps, input.request, input.language, input.thread, emit);
+  emit(session.runStarted());
+  const keeper = new LeaseKeeper(session);
+  const signal = AbortSignal.any([input.signal, keeper.signal]);
+  try {
+    if (input.orphanTaskId) {
+      // The previous holder died mid-run; its task has no one left to read it (SPEC §4 "Busy").
+      await deps.kernel.cancelTask(input.orphanTaskId).catch((error: unknown) => deps.logger.warn('orphan CancelTask failed', { error: String(error) }));
+    }
+    if (input.request.resume !== undefined) await streamResume(session, input.request.resume, signal);
+    else await streamNewTurn(session, signal);
+  } catch (error) {
+    if (input.signal.aborted && !keeper.lost) {
+      await releaseAfterFailure(session, true);
+      return;
+    }
+    await abandonRun(session, classifyRunError(keeper.lost ?? error));
+  } finally {
+    keeper.stop();
+  }
+}

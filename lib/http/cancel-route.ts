@@ -1,0 +1,37 @@
+/**
+ * `POST /extensions/iac-code/v1/executions/{executionId}/cancel` (SPEC §4 "Cancel"): bearer, JSON,
+ * a 64 KiB body `{threadId, rosInvocationId}`; answers `{executionId, status}` or 404
+ * EXECUTION_NOT_FOUND.
+ */
+import { AdapterError } from '../core/errors.js';
+import { languageFromAcceptLanguage, preferredLanguageOf } from '../core/i18n/language.js';
+import type { Logger } from '../core/ports.js';
+import { fieldIssues } from '../core/protocol/field-issues.js';
+import { cancelBodySchema } from '../core/protocol/schemas.js';
+import { cancelExecution } from '../core/run/cancel-execution.js';
+import type { AppDeps } from './app.js';
+import { errorResponse, jsonResponse } from './json-response.js';
+import { checkBearer, checkJsonContentType, readJsonBody } from './request-guards.js';
+
+export const MAX_CANCEL_BODY_BYTES = 64 * 1024;
+
+export async function handleCancel(request: Request, executionId: string, deps: AppDeps, logger: Logger): Promise<Response> {
+  let language = languageFromAcceptLanguage(request.headers.get('accept-language'), deps.config.defaultLanguage);
+  try {
+    checkBearer(request, deps.config.authToken);
+    checkJsonContentType(request);
+    const body = await readJsonBody(request, MAX_CANCEL_BODY_BYTES, 'cancelTooLarge');
+    language = preferredLanguageOf(body) ?? language;
+    const parsed = cancelBodySchema.safeParse(body);
+    if (!parsed.success) throw new AdapterError('INVALID_INPUT', 'invalidCancelBody', fieldIssues(parsed.error));
+    const outcome = await cancelExecution(deps.storeFor(request), deps.kernel, { executionId, ...parsed.data }, logger);
+    logger.info('execution cancel', { threadId: parsed.data.threadId, executionId, status: outcome.status });
+    return jsonResponse(200, outcome);
+  } catch (error) {
+    if (error instanceof AdapterError) {
+      logger.info('cancel rejected', { code: error.code });
+      return errorResponse(error, language);
+    }
+    throw error;
+  }
+}
