@@ -26,6 +26,10 @@ export interface StackOptions {
   /** Wraps the real kernel (fault injection a real emulator cannot produce). */
   wrapKernel?: (kernel: A2AKernel) => A2AKernel;
   kernelUrl?: string;
+  /** Share an emulator between stacks (an adapter restart keeps the kernel running). */
+  emulatorInstance?: A2AEmulator;
+  /** Use the file store in this directory (an adapter restart keeps its state). */
+  stateDir?: string;
 }
 
 export interface Stack {
@@ -42,11 +46,11 @@ export interface Stack {
 }
 
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
-  const emulator = await startA2AEmulator({ silenceMs: 1_500, ...options.emulator });
+  const emulator = options.emulatorInstance ?? (await startA2AEmulator({ silenceMs: 1_500, ...options.emulator }));
   let stateDir: string | undefined;
   let store: ThreadStore;
-  if (options.store === 'file') {
-    stateDir = await mkdtemp(join(tmpdir(), 'agui-state-'));
+  if (options.store === 'file' || options.stateDir) {
+    stateDir = options.stateDir ?? (await mkdtemp(join(tmpdir(), 'agui-state-')));
     store = new FileThreadStore(stateDir);
   } else if (options.store && options.store !== 'memory') {
     store = options.store;
@@ -100,7 +104,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     },
     async close() {
       await server.close();
-      await emulator.close();
+      if (!options.emulatorInstance) await emulator.close();
     },
   };
 }

@@ -71,8 +71,9 @@ async function streamAnswer(session: RunSession, answers: Answer[], messageId: s
   try {
     const result = await consumeStream(session, session.kernel.sendStreamingMessage(resumeParams(session, messageId, part), { signal }), {
       onAccepted: async () => {
-        await accept(session, answers);
+        // A2A took the answer with its first event, whether or not the record below succeeds.
         accepted = true;
+        await accept(session, answers);
         session.emitSessionOnce();
         afterAccept?.();
       },
@@ -156,8 +157,12 @@ async function finishFromSubscription(session: RunSession, signal: AbortSignal):
   throw new RunFailure('A2A_UNAVAILABLE', 'a2aUnavailable', true);
 }
 
+/**
+ * A snapshot's status text is read only once the task stopped (its final, whole answer); while it
+ * works the status message is just the latest streamed delta, which the subscription delivers.
+ */
 async function snapshotResult(session: RunSession, signal: AbortSignal): Promise<StreamResult> {
   const item = unwrapTask(await session.kernel.getTask(session.taskId as string, 100, { signal }));
   await absorbIdentities(session, item);
-  return { lastState: item.state, sawItem: true, newInputs: absorbItem(session, item) };
+  return { lastState: item.state, sawItem: true, newInputs: absorbItem(session, item, isStopState(item.state)) };
 }

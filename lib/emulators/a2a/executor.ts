@@ -1,66 +1,138 @@
 /**
- * The emulator's AgentExecutor: picks a scenario for each new task, keeps the task's script so a
- * cancel can stop it, and publishes CANCELED itself (the SDK's cancel of a parked task waits for
- * the executor to do so).
+ * The emulator's AgentExecutor. A new task plays a scenario until it parks on an input or ends; a
+ * message to an existing task delivers the answer to the parked scenario and plays on until the
+ * next park or the end. Cancellation aborts the scenario and publishes CANCELED itself (the SDK's
+ * cancel of a parked task waits for the executor to do so).
  */
 import { randomUUID } from 'node:crypto';
 import type { AgentExecutor, ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
 import { Message } from '@a2a-js/sdk';
-import { CancelledError, TaskScript, type Json } from './task-script.js';
-import { SCENARIOS, scenarioNameFor, type Scenario, type ScenarioInput } from './scenarios.js';
+import { CancelledError, TaskScript, type Json, type ReceivedAnswer } from './task-script.js';
+import { DEFAULT_SCENARIO, scenarioNameFor, type Scenario, type ScenarioInput } from './scenarios.js';
+
+export type SessionState = 'ok' | 'missing' | 'backupNotReady';
+
+/** A JSON-RPC level fault the kernel answers instead of running the method. */
+export interface RpcFault {
+  method: string;
+  /**
+   * `error`: a JSON-RPC error object; `emptyStream`: an SSE response with no event; `http`: a bare
+   * HTTP error; `hang`: an SSE response that never sends anything (until the client leaves).
+   */
+  kind: 'error' | 'emptyStream' | 'http' | 'hang';
+  code?: number;
+  message?: string;
+  data?: unknown;
+  status?: number;
+  times?: number;
+}
 
 export interface EmulatorControls {
   scenarios: Map<string, Scenario>;
   /** When set, the next new task plays this scenario whatever the message says. */
   nextScenario: string | Scenario | undefined;
   silenceMs: number;
+  /** Session state as /iac-code/session/ensure-restored reports it (default ok). */
+  sessions: Map<string, SessionState>;
+  /** False: the kernel predates /iac-code/session/ensure-restored (v0.13.1, SPEC §8). */
+  restoreRoute: boolean;
+  rpcFaults: RpcFault[];
+  /**
+   * What GetTask shows of the open inputs: `full` (default); `none` — a restarted kernel that kept
+   * no metadata; `emptyList` — an explicit empty `pendingPermissions`; `extraPermission` — one
+   * more sub-pipeline permission opened since the adapter last looked.
+   */
+  snapshotInputs: 'full' | 'none' | 'emptyList' | 'extraPermission';
+}
+
+interface WireMessage {
+  parts?: Array<{ text?: string; data?: unknown }>;
+  metadata?: { iac_code?: Json };
 }
 
 export function messageInput(context: RequestContext, silenceMs: number): ScenarioInput {
-  const wire = Message.toJSON(context.userMessage) as { parts?: { text?: string }[]; metadata?: { iac_code?: Json } };
+  const wire = Message.toJSON(context.userMessage) as WireMessage;
   const text = (wire.parts ?? []).map((part) => part.text ?? '').join('');
   return { text, iacCode: wire.metadata?.iac_code ?? {}, silenceMs };
 }
 
+/** The answer a message carries: a permission data part, or text. */
+export function answerOf(context: RequestContext): ReceivedAnswer | undefined {
+  const wire = Message.toJSON(context.userMessage) as WireMessage;
+  const data = wire.parts?.[0]?.data as Json | undefined;
+  if (data && data['kind'] === 'permission') return { kind: 'permission', decision: data['decision'] as 'allow_once' | 'deny', inputId: String(data['inputId']) };
+  const text = (wire.parts ?? []).map((part) => part.text ?? '').join('');
+  return text ? { kind: 'text', text } : undefined;
+}
+
 export class EmulatorExecutor implements AgentExecutor {
   readonly scripts = new Map<string, TaskScript>();
-  private readonly sessions = new Map<string, string>();
+  private readonly sessionIds = new Map<string, string>();
 
   constructor(private readonly controls: EmulatorControls) {}
 
   execute = async (context: RequestContext, bus: ExecutionEventBus): Promise<void> => {
+    const existing = this.scripts.get(context.taskId);
+    if (existing) {
+      await this.continueTask(existing, context, bus);
+      return;
+    }
     const input = messageInput(context, this.controls.silenceMs);
     const script = new TaskScript(context.taskId, context.contextId, this.sessionFor(context.contextId), bus);
     this.scripts.set(context.taskId, script);
-    try {
-      await this.pickScenario(input.text)(script, input);
-    } catch (error) {
-      if (!(error instanceof CancelledError)) throw error;
-      script.cancelled();
-    } finally {
-      script.done();
-    }
+    const parked = script.nextPark();
+    void this.play(script, this.pickScenario(input.text), input);
+    await parked;
+    if (script.ended) script.finished();
   };
 
   cancelTask = async (taskId: string, bus: ExecutionEventBus): Promise<void> => {
     const script = this.scripts.get(taskId);
-    if (script && !script.signal.aborted) {
+    if (script && !script.ended) {
       script.rebind(bus);
       script.controller.abort();
-      // A scenario parked in INPUT_REQUIRED is not running: answer for it.
       script.cancelled();
-      bus.finished();
-      return;
     }
     bus.finished();
   };
 
+  private async continueTask(script: TaskScript, context: RequestContext, bus: ExecutionEventBus): Promise<void> {
+    const answer = answerOf(context);
+    const awaiting = script.awaiting;
+    script.rebind(bus);
+    if (!awaiting || !answer) {
+      // Nothing is parked: answer like a kernel that has nothing to do.
+      script.task('INPUT_REQUIRED');
+      script.finished();
+      return;
+    }
+    if (awaiting.sideband) {
+      script.acknowledge({ kind: 'permission_ack', inputId: awaiting.inputId, decision: answer.kind === 'permission' ? answer.decision : undefined });
+    } else {
+      script.state = 'WORKING';
+      script.task();
+    }
+    await script.deliver(answer, bus);
+    if (script.ended) script.finished();
+  }
+
+  private async play(script: TaskScript, scenario: Scenario, input: ScenarioInput): Promise<void> {
+    try {
+      await scenario(script, input);
+    } catch (error) {
+      if (error instanceof CancelledError) script.cancelled();
+      else script.finish('FAILED', {}, `Emulator scenario failed: ${String(error)}`);
+    } finally {
+      script.markEnded();
+    }
+  }
+
   /** One iac-code session per A2A context, as the kernel keeps it. */
   private sessionFor(contextId: string): string {
-    let session = this.sessions.get(contextId);
+    let session = this.sessionIds.get(contextId);
     if (!session) {
       session = `session-${randomUUID()}`;
-      this.sessions.set(contextId, session);
+      this.sessionIds.set(contextId, session);
     }
     return session;
   }
@@ -73,6 +145,6 @@ export class EmulatorExecutor implements AgentExecutor {
       if (scenario) return scenario;
     }
     const known = new Set(this.controls.scenarios.keys());
-    return this.controls.scenarios.get(scenarioNameFor(text, known)) ?? (SCENARIOS['hello'] as Scenario);
+    return this.controls.scenarios.get(scenarioNameFor(text, known)) ?? (this.controls.scenarios.get(DEFAULT_SCENARIO) as Scenario);
   }
 }

@@ -11,6 +11,9 @@ import { DefaultRequestHandler, InMemoryTaskStore } from '@a2a-js/sdk/server';
 import { jsonRpcHandler, UserBuilder } from '@a2a-js/sdk/server/express';
 import type { AgentCard } from '@a2a-js/sdk';
 import { EmulatorExecutor, type EmulatorControls } from './executor.js';
+import { interruptScenarios } from './interrupt-scenarios.js';
+import { mountKernelRoutes } from './kernel-routes.js';
+import { rpcGuard } from './rpc-guard.js';
 import { SCENARIOS, type Scenario } from './scenarios.js';
 
 export interface RecordedCall {
@@ -25,6 +28,8 @@ export interface A2AEmulatorOptions {
   host?: string;
   token?: string;
   silenceMs?: number;
+  /** False: behave like v0.13.1, which has no /iac-code/session/ensure-restored (SPEC §8). */
+  restoreRoute?: boolean;
 }
 
 export interface A2AEmulator {
@@ -67,7 +72,16 @@ function agentCard(url: string): AgentCard {
 
 export async function startA2AEmulator(options: A2AEmulatorOptions = {}): Promise<A2AEmulator> {
   const calls: RecordedCall[] = [];
-  const controls: EmulatorControls = { scenarios: new Map<string, Scenario>(Object.entries(SCENARIOS)), nextScenario: undefined, silenceMs: options.silenceMs ?? 20_000 };
+  const controls: EmulatorControls = {
+    scenarios: new Map<string, Scenario>(Object.entries(SCENARIOS)),
+    nextScenario: undefined,
+    silenceMs: options.silenceMs ?? 20_000,
+    sessions: new Map(),
+    restoreRoute: options.restoreRoute ?? true,
+    rpcFaults: [],
+    snapshotInputs: 'full',
+  };
+  for (const [name, scenario] of Object.entries(interruptScenarios(controls))) controls.scenarios.set(name, scenario);
   const executor = new EmulatorExecutor(controls);
   const app = express();
   let url = '';
@@ -88,6 +102,8 @@ export async function startA2AEmulator(options: A2AEmulatorOptions = {}): Promis
     next();
   });
   app.use(floatUsageCounters);
+  app.use(rpcGuard(controls, executor.scripts));
+  mountKernelRoutes(app, controls);
 
   const handler = new DefaultRequestHandler(agentCard('http://placeholder/'), new InMemoryTaskStore(), executor);
   app.get('/.well-known/agent-card.json', (_req, res) => {

@@ -2,15 +2,28 @@
  * What a scenario uses to play one iac-code task: publishes A2A 1.0 events shaped like the
  * iac-code kernel's (contract §B.2): streamed text as status messages `<taskId>-message`, the final
  * text repeated under `<taskId>-<n>` with `assistantFinal`, signals under `metadata.iac_code`, and
- * the session id on every status update.
+ * the session id on every status update. A scenario can park on an input and wait for the answer;
+ * the task's current state and open inputs are what GetTask shows.
  */
 import { AgentEvent, type ExecutionEventBus } from '@a2a-js/sdk/server';
-import { Task, TaskArtifactUpdateEvent, TaskStatusUpdateEvent } from '@a2a-js/sdk';
+import { Message, Task, TaskArtifactUpdateEvent, TaskStatusUpdateEvent } from '@a2a-js/sdk';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 export type Json = Record<string, unknown>;
 
 export type TaskStateName = 'SUBMITTED' | 'WORKING' | 'INPUT_REQUIRED' | 'COMPLETED' | 'FAILED' | 'CANCELED' | 'REJECTED' | 'AUTH_REQUIRED';
+
+/** An answer the kernel received for a parked input. */
+export type ReceivedAnswer = { kind: 'permission'; decision: 'allow_once' | 'deny'; inputId: string } | { kind: 'text'; text: string };
+
+/** The input a scenario is parked on. */
+export interface AwaitedInput {
+  inputId: string;
+  kind: string;
+  toolUseId: string;
+  /** Answered through SendMessage (sub-pipeline permission). */
+  sideband: boolean;
+}
 
 export class CancelledError extends Error {
   constructor() {
@@ -23,8 +36,20 @@ export class TaskScript {
   private stateNumber = 0;
   private fullText = '';
   private cancelPublished = false;
-  /** Set by the executor when the task is cancelled. */
+  private answerWaiter: { resolve: (answer: ReceivedAnswer) => void } | undefined;
+  private parkWaiters: Array<() => void> = [];
+  /** The task's current state and last status message, as GetTask shows them. */
+  state: TaskStateName = 'SUBMITTED';
+  statusMessage: Json | undefined;
+  /** The open inputs GetTask shows under metadata.iac_code (input, pendingPermissions). */
+  exposed: Json = {};
+  awaiting: AwaitedInput | undefined;
+  /** A permission only GetTask reveals (see EmulatorControls.snapshotInputs). */
+  extraPermission: Json | undefined;
+  ended = false;
   readonly controller = new AbortController();
+  /** Listeners that see every published event as wire JSON (the kernel's own SubscribeToTask). */
+  readonly taps = new Set<(item: Json) => void>();
 
   constructor(
     readonly taskId: string,
@@ -33,7 +58,7 @@ export class TaskScript {
     private bus: ExecutionEventBus,
   ) {}
 
-  /** A continuation (a resume message) publishes on the bus of its own request. */
+  /** A continuation (an answer, a cancel) publishes on the bus of its own request. */
   rebind(bus: ExecutionEventBus): void {
     this.bus = bus;
   }
@@ -42,15 +67,20 @@ export class TaskScript {
     return this.controller.signal;
   }
 
+  snapshotMetadata(): Json {
+    return { iac_code: { iacCodeSessionId: this.sessionId, ...this.exposed } };
+  }
+
   /** The first event of every execute call must be the task (an @a2a-js/sdk rule). */
-  task(state: TaskStateName = 'SUBMITTED', iac: Json = {}): void {
+  task(state?: TaskStateName, iac: Json = {}): void {
+    if (state) this.state = state;
     this.bus.publish(
       AgentEvent.task(
         Task.fromJSON({
           id: this.taskId,
           contextId: this.contextId,
-          status: { state: `TASK_STATE_${state}` },
-          metadata: { iac_code: { iacCodeSessionId: this.sessionId, ...iac } },
+          status: { state: `TASK_STATE_${this.state}`, ...(this.statusMessage ? { message: this.statusMessage } : {}) },
+          metadata: { iac_code: { iacCodeSessionId: this.sessionId, ...this.exposed, ...iac } },
         }),
       ),
     );
@@ -63,11 +93,11 @@ export class TaskScript {
     if (message) {
       status['message'] = { messageId: message.messageId, role: 'ROLE_AGENT', contextId: this.contextId, taskId: this.taskId, parts: [{ text: message.text }] };
     }
-    this.bus.publish(
-      AgentEvent.statusUpdate(
-        TaskStatusUpdateEvent.fromJSON({ taskId: this.taskId, contextId: this.contextId, status, metadata: { iac_code: { iacCodeSessionId: this.sessionId, ...iac } } }),
-      ),
-    );
+    this.state = state;
+    this.statusMessage = status['message'] as Json | undefined;
+    const update = { taskId: this.taskId, contextId: this.contextId, status, metadata: { iac_code: { iacCodeSessionId: this.sessionId, ...iac } } };
+    this.bus.publish(AgentEvent.statusUpdate(TaskStatusUpdateEvent.fromJSON(update)));
+    this.tap({ statusUpdate: update });
   }
 
   /** One streamed text delta. */
@@ -78,7 +108,16 @@ export class TaskScript {
 
   artifact(artifact: Json): void {
     this.throwIfCancelled();
-    this.bus.publish(AgentEvent.artifactUpdate(TaskArtifactUpdateEvent.fromJSON({ taskId: this.taskId, contextId: this.contextId, artifact, append: false, lastChunk: true })));
+    const update = { taskId: this.taskId, contextId: this.contextId, artifact, append: false, lastChunk: true };
+    this.bus.publish(AgentEvent.artifactUpdate(TaskArtifactUpdateEvent.fromJSON(update)));
+    this.tap({ artifactUpdate: update });
+  }
+
+  /** A sideband acknowledgement: the first event of a non-streaming answer (contract §A.5). */
+  acknowledge(data: Json): void {
+    this.bus.publish(
+      AgentEvent.message(Message.fromJSON({ messageId: `${this.taskId}-ack-${Date.now()}`, role: 'ROLE_AGENT', contextId: this.contextId, taskId: this.taskId, parts: [{ data, mediaType: 'application/json' }] })),
+    );
   }
 
   /** The final status of a turn: the whole answer again, marked assistantFinal. */
@@ -93,15 +132,47 @@ export class TaskScript {
   cancelled(): void {
     if (this.cancelPublished) return;
     this.cancelPublished = true;
-    this.bus.publish(
-      AgentEvent.statusUpdate(
-        TaskStatusUpdateEvent.fromJSON({ taskId: this.taskId, contextId: this.contextId, status: { state: 'TASK_STATE_CANCELED' }, metadata: { iac_code: { iacCodeSessionId: this.sessionId } } }),
-      ),
-    );
+    this.state = 'CANCELED';
+    this.exposed = {};
+    const update = { taskId: this.taskId, contextId: this.contextId, status: { state: 'TASK_STATE_CANCELED' }, metadata: { iac_code: { iacCodeSessionId: this.sessionId } } };
+    this.bus.publish(AgentEvent.statusUpdate(TaskStatusUpdateEvent.fromJSON(update)));
+    this.tap({ statusUpdate: update });
   }
 
-  done(): void {
-    this.bus.finished();
+  /** Parks the scenario until an answer for `input` arrives (or the task is cancelled). */
+  async awaitAnswer(input: AwaitedInput): Promise<ReceivedAnswer> {
+    this.throwIfCancelled();
+    this.awaiting = input;
+    const answer = new Promise<ReceivedAnswer>((resolve, reject) => {
+      this.answerWaiter = { resolve };
+      this.signal.addEventListener('abort', () => reject(new CancelledError()), { once: true });
+    });
+    this.notifyPark();
+    try {
+      return await answer;
+    } finally {
+      this.awaiting = undefined;
+      this.answerWaiter = undefined;
+    }
+  }
+
+  /** Hands an answer to the parked scenario; resolves when it parks again or ends. */
+  deliver(answer: ReceivedAnswer, bus: ExecutionEventBus): Promise<void> {
+    this.rebind(bus);
+    const parked = this.nextPark();
+    this.answerWaiter?.resolve(answer);
+    return parked;
+  }
+
+  /** Resolves the next time the scenario parks on an input or ends. */
+  nextPark(): Promise<void> {
+    if (this.ended) return Promise.resolve();
+    return new Promise((resolve) => this.parkWaiters.push(resolve));
+  }
+
+  markEnded(): void {
+    this.ended = true;
+    this.notifyPark();
   }
 
   async pause(ms: number): Promise<void> {
@@ -114,5 +185,19 @@ export class TaskScript {
 
   throwIfCancelled(): void {
     if (this.signal.aborted) throw new CancelledError();
+  }
+
+  finished(): void {
+    this.bus.finished();
+  }
+
+  private tap(item: Json): void {
+    for (const listener of this.taps) listener(item);
+  }
+
+  private notifyPark(): void {
+    const waiters = this.parkWaiters;
+    this.parkWaiters = [];
+    for (const resolve of waiters) resolve();
   }
 }

@@ -1,0 +1,140 @@
+/**
+ * Scenarios that stop for a permission, a question or an option choice (contract §B.5, §A.5).
+ * Each parks on its input and continues when the adapter's answer arrives.
+ */
+import type { EmulatorControls } from './executor.js';
+import { awaited, candidateSelectionInput, permissionInput, questionInput } from './inputs.js';
+import type { Scenario } from './scenarios.js';
+import type { Json, ReceivedAnswer, TaskScript } from './task-script.js';
+
+async function words(script: TaskScript, sentence: string): Promise<void> {
+  for (const word of sentence.split(/(?<= )/)) {
+    script.text(word);
+    await script.pause(3);
+  }
+}
+
+/** Asks for one permission through `input` + INPUT_REQUIRED and waits for the answer. */
+async function askPermission(script: TaskScript, toolUseId: string, target: string): Promise<ReceivedAnswer> {
+  script.status('WORKING', { tool: { status: 'started', toolUseId, name: 'run_shell' } });
+  const input = permissionInput(script, { toolUseId, toolName: 'run_shell', title: 'Run a local shell command.', target });
+  script.exposed = { input };
+  script.status('INPUT_REQUIRED', { input, permission: { autoApproved: false, pending: true, toolName: 'run_shell', toolUseId } });
+  const answer = await script.awaitAnswer(awaited(input));
+  script.exposed = {};
+  script.status('WORKING', { inputReceived: { kind: 'permission', inputId: input['inputId'], toolUseId, decision: answer.kind === 'permission' ? answer.decision : 'deny' } });
+  return answer;
+}
+
+function allowed(answer: ReceivedAnswer): boolean {
+  return answer.kind === 'permission' && answer.decision === 'allow_once';
+}
+
+async function runTool(script: TaskScript, toolUseId: string, answer: ReceivedAnswer, output: string): Promise<void> {
+  if (allowed(answer)) {
+    script.status('WORKING', { tool: { status: 'input_complete', toolUseId, name: 'run_shell', toolInput: { command: 'terraform plan' } } });
+    script.status('WORKING', { tool: { status: 'completed', toolUseId, name: 'run_shell', result: output } });
+    await words(script, 'The command finished. ');
+  } else {
+    script.status('WORKING', { tool: { status: 'failed', toolUseId, name: 'run_shell', result: 'denied by the user' } });
+    await words(script, 'Permission denied; the command was skipped. ');
+  }
+}
+
+const permission: Scenario = async (script) => {
+  script.task('SUBMITTED');
+  await words(script, 'I need to run a command. ');
+  const answer = await askPermission(script, 'toolu-shell-1', 'terraform plan');
+  await runTool(script, 'toolu-shell-1', answer, 'Plan: 1 to add.');
+  script.finish('INPUT_REQUIRED');
+};
+
+/** A new permission raised right after the first answer (contract §E.36). */
+const permissionChain: Scenario = async (script) => {
+  script.task('SUBMITTED');
+  await words(script, 'Two commands need approval. ');
+  const first = await askPermission(script, 'toolu-shell-1', 'terraform init');
+  await runTool(script, 'toolu-shell-1', first, 'Initialised.');
+  const second = await askPermission(script, 'toolu-shell-2', 'terraform apply');
+  await runTool(script, 'toolu-shell-2', second, 'Apply complete.');
+  script.finish('INPUT_REQUIRED');
+};
+
+/** Two sub-pipeline permissions open at once, listed in `pendingPermissions` (sideband). */
+const twoPermissions: Scenario = async (script) => {
+  script.task('SUBMITTED');
+  await words(script, 'Two candidates need approval. ');
+  const first = permissionInput(script, { toolUseId: 'toolu-a', toolName: 'deploy_stack', title: 'Deploy stack A.', target: 'vpc-a', sideband: { subPipelineId: 'sub-a' } });
+  const second = permissionInput(script, { toolUseId: 'toolu-b', toolName: 'deploy_stack', title: 'Deploy stack B.', target: 'vpc-b', sideband: { subPipelineId: 'sub-b' } });
+  script.exposed = { input: first, pendingPermissions: [first, second] };
+  script.status('INPUT_REQUIRED', { input: first, pendingPermissions: [first, second] });
+  const decisions: string[] = [];
+  for (const input of [first, second]) {
+    const answer = await script.awaitAnswer(awaited(input, true));
+    decisions.push(answer.kind === 'permission' ? answer.decision : 'none');
+    const rest = (script.exposed['pendingPermissions'] as Json[]).filter((item) => item['inputId'] !== input['inputId']);
+    script.exposed = rest.length > 0 ? { input: rest[0], pendingPermissions: rest } : {};
+  }
+  script.status('WORKING', { iacCodeSessionId: script.sessionId });
+  await words(script, `Decisions: ${decisions.join(', ')}. `);
+  script.finish('INPUT_REQUIRED');
+};
+
+/** A sub-pipeline permission while the task keeps WORKING (contract §B.5 last paragraph). */
+const subPipelinePermission: Scenario = async (script) => {
+  script.task('SUBMITTED');
+  await words(script, 'Candidate A is deploying. ');
+  const input = permissionInput(script, { toolUseId: 'toolu-sub-1', toolName: 'deploy_stack', title: 'Deploy stack A.', target: 'vpc-a', sideband: { subPipelineId: 'sub-a' } });
+  script.exposed = { pendingPermissions: [input] };
+  script.status('WORKING', { pendingPermissions: [input] });
+  const answer = await script.awaitAnswer(awaited(input, true));
+  script.exposed = {};
+  script.status('WORKING', { inputReceived: { kind: 'permission', inputId: input['inputId'], toolUseId: 'toolu-sub-1', decision: answer.kind === 'permission' ? answer.decision : 'deny' } });
+  await words(script, allowed(answer) ? 'Stack A deployed. ' : 'Stack A skipped. ');
+  script.finish('INPUT_REQUIRED');
+};
+
+const question: Scenario = async (script) => {
+  script.task('SUBMITTED');
+  await words(script, 'Before I start, one question. ');
+  script.status('WORKING', { tool: { status: 'started', toolUseId: 'toolu-q-1', name: 'ask_user_question' } });
+  script.status('WORKING', { tool: { status: 'input_complete', toolUseId: 'toolu-q-1', name: 'ask_user_question', toolInput: { question: 'Which network plan?' } } });
+  const input = questionInput(script, 'toolu-q-1');
+  script.exposed = { input };
+  script.status('INPUT_REQUIRED', { input });
+  const answer = await script.awaitAnswer(awaited(input));
+  script.exposed = {};
+  script.status('WORKING', { inputReceived: { kind: 'ask_user_question', inputId: input['inputId'], toolUseId: 'toolu-q-1' } });
+  await words(script, `You chose: ${answer.kind === 'text' ? answer.text : '?'}. `);
+  script.finish('INPUT_REQUIRED');
+};
+
+const candidates: Scenario = async (script) => {
+  script.task('SUBMITTED');
+  await words(script, 'Two architectures fit. ');
+  const input = candidateSelectionInput(script);
+  script.exposed = { input };
+  script.status('INPUT_REQUIRED', { input });
+  const answer = await script.awaitAnswer(awaited(input));
+  script.exposed = {};
+  await words(script, `Generating ${answer.kind === 'text' ? answer.text : '?'}. `);
+  script.finish('INPUT_REQUIRED');
+};
+
+export function interruptScenarios(controls: EmulatorControls): Record<string, Scenario> {
+  /** The kernel loses the session while the permission waits (ensure-restored answers missing). */
+  const sessionMissing: Scenario = async (script, input) => {
+    const parked = script.nextPark().then(() => controls.sessions.set(script.sessionId, 'missing'));
+    void parked;
+    await permission(script, input);
+  };
+  return {
+    permission,
+    'permission-chain': permissionChain,
+    'two-permissions': twoPermissions,
+    'subpipeline-permission': subPipelinePermission,
+    question,
+    candidates,
+    'session-missing': sessionMissing,
+  };
+}

@@ -1,0 +1,32 @@
+/**
+ * iac-code's two HTTP endpoints beside JSON-RPC (contract §A.9): session restore and pipeline
+ * state. The restore route can be switched off to behave like v0.13.1, which lacks it (SPEC §8).
+ */
+import type { Express } from 'express';
+import type { EmulatorControls } from './executor.js';
+
+export function mountKernelRoutes(app: Express, controls: EmulatorControls): void {
+  app.post('/iac-code/session/ensure-restored', (req, res, next) => {
+    if (!controls.restoreRoute) {
+      next();
+      return;
+    }
+    const body = req.body as { cwd?: unknown; sessionId?: unknown; taskId?: unknown };
+    if (typeof body?.sessionId !== 'string' || typeof body.cwd !== 'string') {
+      res.status(400).json({ error: { code: 'INVALID_REQUEST', message: 'cwd and sessionId are required' } });
+      return;
+    }
+    const state = controls.sessions.get(body.sessionId) ?? 'ok';
+    if (state === 'missing') res.status(404).json({ error: { code: 'SESSION_NOT_FOUND', message: 'The iac-code session does not exist.' } });
+    else if (state === 'backupNotReady') res.status(409).json({ error: { code: 'SESSION_BACKUP_NOT_READY', retryable: true, message: 'Session backup is still synchronizing.' } });
+    else res.status(200).json({ status: 'current' });
+  });
+  // No pipeline has run on the emulator's tasks: the kernel answers 404 for them (contract §A.9).
+  app.get('/iac-code/pipeline/state', (req, res) => {
+    if (typeof req.query['taskId'] !== 'string') {
+      res.status(400).json({ error: { code: 'INVALID_REQUEST', message: 'taskId is required' } });
+      return;
+    }
+    res.status(404).json({ error: { code: 'PIPELINE_NOT_FOUND', message: 'No pipeline state for this task.' } });
+  });
+}

@@ -1,0 +1,83 @@
+/**
+ * What the iac-code kernel checks before running a JSON-RPC method, and the faults tests ask it
+ * to produce (JSON-RPC errors such as SESSION_BACKUP_NOT_READY, an empty stream, an HTTP error).
+ * GetTask and SubscribeToTask are answered from the task's script: a real kernel's tasks keep
+ * changing whether or not a client reads the stream, while the SDK's store only records what a
+ * live request consumed.
+ * A permission answer must be exactly one data part with the six keys of contract §A.5, for the
+ * task's open input; anything else is a JSON-RPC invalid-params error, as the kernel answers.
+ */
+import type { NextFunction, Request, Response } from 'express';
+import type { EmulatorControls } from './executor.js';
+import { answerSubscribe } from './subscribe.js';
+import { taskSnapshot } from './task-snapshot.js';
+import type { TaskScript } from './task-script.js';
+
+const PERMISSION_KEYS = ['decision', 'inputId', 'kind', 'requestTaskId', 'schemaVersion', 'toolUseId'];
+
+interface RpcBody {
+  id?: unknown;
+  method?: string;
+  params?: { id?: string; message?: { role?: string; taskId?: string; parts?: Array<Record<string, unknown>> } };
+}
+
+
+function rpcError(res: Response, id: unknown, code: number, message: string, data?: unknown): void {
+  res.status(200).json({ jsonrpc: '2.0', id: id ?? null, error: { code, message, ...(data === undefined ? {} : { data }) } });
+}
+
+/** Why a permission answer is invalid, or undefined when the kernel would accept it. */
+export function permissionAnswerProblem(message: NonNullable<RpcBody['params']>['message'], script: TaskScript | undefined): string | undefined {
+  const parts = message?.parts ?? [];
+  const data = parts.find((part) => part['data'] !== undefined)?.['data'] as Record<string, unknown> | undefined;
+  if (!data || data['kind'] !== 'permission') return undefined;
+  if (parts.length !== 1) return 'a permission answer has exactly one part';
+  if (parts[0]?.['mediaType'] !== 'application/json') return 'a permission answer is application/json';
+  if (message?.role !== 'ROLE_USER') return 'a permission answer comes from the user';
+  if (Object.keys(data).sort().join(',') !== PERMISSION_KEYS.join(',')) return `a permission answer has exactly the keys ${PERMISSION_KEYS.join(', ')}`;
+  if (data['schemaVersion'] !== 1) return 'schemaVersion must be 1';
+  if (data['decision'] !== 'allow_once' && data['decision'] !== 'deny') return 'decision must be allow_once or deny';
+  if (data['requestTaskId'] !== message?.taskId) return 'requestTaskId must be the message taskId';
+  if (!script?.awaiting || script.awaiting.inputId !== data['inputId']) return 'no such pending permission';
+  if (script.awaiting.toolUseId !== data['toolUseId']) return 'toolUseId does not match the pending permission';
+  return undefined;
+}
+
+export function rpcGuard(controls: EmulatorControls, scripts: ReadonlyMap<string, TaskScript>) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const body = req.body as RpcBody | undefined;
+    if (req.method !== 'POST' || req.path !== '/' || typeof body?.method !== 'string') {
+      next();
+      return;
+    }
+    const index = controls.rpcFaults.findIndex((fault) => fault.method === body.method);
+    const fault = controls.rpcFaults[index];
+    if (fault) {
+      fault.times = (fault.times ?? 1) - 1;
+      if (fault.times <= 0) controls.rpcFaults.splice(index, 1);
+      if (fault.kind === 'error') rpcError(res, body.id, fault.code ?? -32603, fault.message ?? 'Injected error', fault.data);
+      else if (fault.kind === 'emptyStream') res.status(200).set({ 'content-type': 'text/event-stream', 'cache-control': 'no-cache' }).end();
+      else if (fault.kind === 'hang') res.status(200).set({ 'content-type': 'text/event-stream', 'cache-control': 'no-cache' }).flushHeaders();
+      else res.status(fault.status ?? 503).type('text/plain').send('Service Unavailable');
+      return;
+    }
+    const script = (body.method === 'GetTask' || body.method === 'SubscribeToTask') && body.params?.id ? scripts.get(body.params.id) : undefined;
+    if (script && body.method === 'GetTask') {
+      res.status(200).json({ jsonrpc: '2.0', id: body.id ?? null, result: taskSnapshot(script, controls.snapshotInputs) });
+      return;
+    }
+    if (script) {
+      answerSubscribe(res, body.id, script, controls);
+      return;
+    }
+    if (body.method === 'SendStreamingMessage' || body.method === 'SendMessage') {
+      const message = body.params?.message;
+      const problem = permissionAnswerProblem(message, message?.taskId ? scripts.get(message.taskId) : undefined);
+      if (problem) {
+        rpcError(res, body.id, -32602, `Invalid params: ${problem}`);
+        return;
+      }
+    }
+    next();
+  };
+}

@@ -1,0 +1,34 @@
+/**
+ * SubscribeToTask as the iac-code kernel answers it (contract §A.8): the current task first, then
+ * every event until the task parks or ends. A task already parked in input-required or finished
+ * is answered with a task-not-found JSON-RPC error, as v0.13.1 does.
+ */
+import type { Response } from 'express';
+import { taskSnapshot } from './task-snapshot.js';
+import type { EmulatorControls } from './executor.js';
+import type { Json, TaskScript } from './task-script.js';
+
+const STOPPED = new Set(['INPUT_REQUIRED', 'COMPLETED', 'FAILED', 'CANCELED', 'REJECTED', 'AUTH_REQUIRED']);
+
+export function answerSubscribe(res: Response, id: unknown, script: TaskScript, controls: EmulatorControls): void {
+  if (STOPPED.has(script.state)) {
+    res.status(200).json({ jsonrpc: '2.0', id: id ?? null, error: { code: -32001, message: `Task not found: ${script.taskId}` } });
+    return;
+  }
+  res.status(200).set({ 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  const send = (result: Json): void => {
+    res.write(`data: ${JSON.stringify({ jsonrpc: '2.0', id: id ?? null, result })}\n\n`);
+  };
+  const listener = (item: Json): void => {
+    send(item);
+    const state = ((item['statusUpdate'] as Json | undefined)?.['status'] as Json | undefined)?.['state'];
+    if (typeof state === 'string' && STOPPED.has(state.replace('TASK_STATE_', ''))) close();
+  };
+  const close = (): void => {
+    script.taps.delete(listener);
+    res.end();
+  };
+  send({ task: taskSnapshot(script, controls.snapshotInputs) });
+  script.taps.add(listener);
+  res.on('close', () => script.taps.delete(listener));
+}
