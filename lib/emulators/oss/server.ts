@@ -1,0 +1,225 @@
+/**
+ * The OSS emulator (SPEC §5 "OSS emulator"; used by tests and by `npm start` when
+ * IAC_CODE_AGUI_STATE_STORE=oss has no endpoint, SPEC §7): a real loopback HTTP server (node:http,
+ * nothing else to install) speaking the subset of the OSS REST API the OSS thread-store driver uses
+ * — PutObject, GetObject, HeadObject, DeleteObject, DeleteMultipleObjects, ListObjects and
+ * ListObjectsV2 — faithfully enough that the real `ali-oss` client cannot tell it from OSS:
+ * V1 and V4 signatures are recomputed and checked, STS tokens are required when a credential has
+ * one, errors are OSS's XML with OSS's codes and statuses, and `x-oss-forbid-overwrite` is the
+ * only atomic write condition (conditional PUT headers are NotImplemented, as on OSS).
+ *
+ * Tests steer it through `addFault` (errors, latency, dropped connections, lost answers) and
+ * inspect it through `counters`, `objectKeys` and `readObject`.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { AuthSettings } from './authenticate.js';
+import { BucketStore } from './bucket-store.js';
+import { parseDeleteBody } from './delete-multiple.js';
+import { dispatch } from './dispatch.js';
+import { OssError, faultError, ossErrors } from './errors.js';
+import { FaultBook } from './faults.js';
+import { classify, OPERATIONS, type OssOperation } from './operations.js';
+import { errorReply, newRequestId, writeReply, type OssReply } from './reply.js';
+import { queryValue, resolveTarget, type OssRequest } from './request.js';
+
+export interface OssCredential {
+  accessKeyId: string;
+  accessKeySecret: string;
+  /** When set, every request with this AccessKeyId must carry it as `x-oss-security-token` (STS). */
+  securityToken?: string;
+}
+
+export interface OssEmulatorOptions {
+  /** Default 127.0.0.1: loopback only. */
+  host?: string;
+  /** 0 (default) = any free port. */
+  port?: number;
+  /** Default ['agui-state']. Versioning is off on all of them. */
+  buckets?: string[];
+  /** Default one: { accessKeyId: 'test-ak', accessKeySecret: 'test-secret' }. */
+  credentials?: OssCredential[];
+  /** Region V4 signatures must be scoped to; default 'cn-hangzhou' ('oss-cn-hangzhou' is accepted too). */
+  region?: string;
+}
+
+export interface OssFault {
+  /** HTTP method to match (any when unset). */
+  method?: string;
+  /** Object key prefix to match: the key, a listing's `prefix`, or any key of a multi-delete. */
+  keyPrefix?: string;
+  /** 'PutObject', 'GetObject', 'HeadObject', 'DeleteObject', 'ListObjects', 'ListObjectsV2', 'DeleteMultipleObjects'. */
+  operation?: string;
+  /** Answer this error status instead of handling the request, as OSS XML (nothing is applied). */
+  status?: number;
+  /** The <Code> of that error; default OSS's code for the status (500 InternalError, 503 ServiceUnavailable…). Alone, implies 500. */
+  code?: string;
+  /** Wait this long first, then go on (normal handling, or the other effects of this fault). */
+  delayMs?: number;
+  /** Destroy the socket without answering and without applying the request. */
+  drop?: boolean;
+  /** Apply the request (e.g. store the object), then destroy the socket: an answer lost in transit. */
+  dropAfterApply?: boolean;
+  /** How many matching requests this fault affects; default 1; Infinity allowed. */
+  times?: number;
+}
+
+export interface OssEmulator {
+  /** 'http://127.0.0.1:PORT' */
+  endpoint: string;
+  port: number;
+  /** Requests per operation name (see OPERATIONS, 'Unsupported' included) plus 'total'. */
+  counters: Record<string, number>;
+  resetCounters(): void;
+  addFault(fault: OssFault): void;
+  clearFaults(): void;
+  objectKeys(bucket?: string): string[];
+  readObject(bucket: string, key: string): Buffer | undefined;
+  close(): Promise<void>;
+}
+
+const DEFAULT_CREDENTIAL: OssCredential = { accessKeyId: 'test-ak', accessKeySecret: 'test-secret' };
+/** Far above anything the driver writes; keeps a runaway test from exhausting memory. */
+const MAX_BODY_BYTES = 64 * 1024 * 1024;
+
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+    });
+    req.on('end', () => (size > MAX_BODY_BYTES ? reject(ossErrors.entityTooLarge()) : resolve(Buffer.concat(chunks))));
+    req.on('error', reject);
+  });
+}
+
+/** What a fault's keyPrefix is matched against (see OssFault.keyPrefix). */
+function faultNames(request: OssRequest | undefined, operation: OssOperation): string[] {
+  if (request === undefined) return [];
+  if (operation === 'ListObjects' || operation === 'ListObjectsV2') return [queryValue(request, 'prefix') ?? ''];
+  if (operation === 'DeleteMultipleObjects') {
+    try {
+      return parseDeleteBody(request.body).keys;
+    } catch {
+      return [];
+    }
+  }
+  return [request.key];
+}
+
+function asOssError(error: unknown): OssError {
+  return error instanceof OssError ? error : new OssError(500, 'InternalError', `We encountered an internal error: ${(error as Error).message}`);
+}
+
+export async function startOssEmulator(options: OssEmulatorOptions = {}): Promise<OssEmulator> {
+  const host = options.host ?? '127.0.0.1';
+  const bucketNames = options.buckets ?? ['agui-state'];
+  const buckets = new Set(bucketNames);
+  const store = new BucketStore(bucketNames);
+  const auth: AuthSettings = {
+    credentials: options.credentials ?? [DEFAULT_CREDENTIAL],
+    // ali-oss signs with the standard region id, stripping a leading "oss-" (getStandardRegion).
+    region: (options.region ?? 'cn-hangzhou').replace(/^oss-/, ''),
+  };
+  const faults = new FaultBook();
+  const counters: Record<string, number> = {};
+  const resetCounters = (): void => {
+    for (const name of [...OPERATIONS, 'total']) counters[name] = 0;
+  };
+  resetCounters();
+  const closing = new AbortController();
+
+  async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const requestId = newRequestId();
+    const method = (req.method ?? 'GET').toUpperCase();
+    const hostId = req.headers.host ?? host;
+    let body: Buffer;
+    try {
+      body = await readBody(req);
+    } catch (error) {
+      if (error instanceof OssError) writeReply(res, errorReply(error, method, requestId, hostId), method, requestId);
+      else req.socket.destroy();
+      return;
+    }
+
+    let request: OssRequest | undefined;
+    let operation: OssOperation = 'Unsupported';
+    let routingError: OssError | undefined;
+    try {
+      const target = resolveTarget(hostId, req.url ?? '/', buckets);
+      operation = classify(method, target);
+      request = { method, headers: req.headers, bucket: target.bucket, key: target.key, query: target.query, body, host: hostId, requestId };
+    } catch (error) {
+      routingError = asOssError(error);
+    }
+    counters[operation] = (counters[operation] ?? 0) + 1;
+    counters.total = (counters.total ?? 0) + 1;
+
+    const fault = faults.take({ method, operation, names: faultNames(request, operation) });
+    if (fault?.delayMs !== undefined && fault.delayMs > 0) {
+      try {
+        await sleep(fault.delayMs, undefined, { signal: closing.signal });
+      } catch {
+        req.socket.destroy();
+        return;
+      }
+    }
+    if (fault?.drop) {
+      req.socket.destroy();
+      return;
+    }
+
+    let reply: OssReply;
+    try {
+      if (fault !== undefined && (fault.status !== undefined || fault.code !== undefined)) throw faultError(fault.status ?? 500, fault.code);
+      if (routingError !== undefined || request === undefined) throw routingError ?? ossErrors.invalidArgument('Unroutable request.');
+      reply = dispatch(store, auth, request, operation);
+    } catch (error) {
+      reply = errorReply(asOssError(error), method, requestId, hostId);
+    }
+    if (fault?.dropAfterApply) {
+      req.socket.destroy();
+      return;
+    }
+    writeReply(res, reply, method, requestId);
+  }
+
+  const server = createServer((req, res) => {
+    serve(req, res).catch(() => req.socket.destroy());
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+
+  return {
+    endpoint: `http://${urlHost}:${port}`,
+    port,
+    counters,
+    resetCounters,
+    addFault: (fault) => faults.add(fault),
+    clearFaults: () => faults.clear(),
+    objectKeys: (bucket = bucketNames[0] ?? '') => {
+      if (!store.hasBucket(bucket)) throw new Error(`The OSS emulator has no bucket ${bucket}`);
+      return store.sortedKeys(bucket);
+    },
+    readObject: (bucket, key) => {
+      const object = store.hasBucket(bucket) ? store.get(bucket, key) : undefined;
+      return object === undefined ? undefined : Buffer.from(object.body);
+    },
+    close: async () => {
+      closing.abort();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await closed;
+    },
+  };
+}
