@@ -90,9 +90,17 @@ export async function shutDown(server: RunningServer, policy: ShutdownPolicy, lo
 
 /**
  * Shuts down on SIGTERM or SIGINT, then exits (0 when every clean-up finished). A second signal
- * exits at once: whoever sends it has decided not to wait.
+ * exits at once: whoever sends it has decided not to wait. Returns a function removing the handlers.
  */
-export function exitOnSignals(server: RunningServer, policy: ShutdownPolicy, logger: Logger, exit: (code: number) => void = (code) => process.exit(code)): void {
+export interface SignalOptions {
+  exit?: (code: number) => void;
+  /** Where the signals come from (tests pass their own emitter). */
+  signals?: Pick<NodeJS.EventEmitter, 'on' | 'off'>;
+}
+
+export function exitOnSignals(server: RunningServer, policy: ShutdownPolicy, logger: Logger, options: SignalOptions = {}): () => void {
+  const exit = options.exit ?? ((code: number) => process.exit(code));
+  const signals = options.signals ?? process;
   let stopping = false;
   const onSignal = (signal: NodeJS.Signals): void => {
     if (stopping) {
@@ -110,6 +118,10 @@ export function exitOnSignals(server: RunningServer, policy: ShutdownPolicy, log
       },
     );
   };
-  process.on('SIGTERM', onSignal);
-  process.on('SIGINT', onSignal);
+  signals.on('SIGTERM', onSignal);
+  signals.on('SIGINT', onSignal);
+  return () => {
+    signals.off('SIGTERM', onSignal);
+    signals.off('SIGINT', onSignal);
+  };
 }

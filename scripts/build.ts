@@ -1,0 +1,90 @@
+/**
+ * `npm run build`: one esbuild bundle per Function Compute function (SPEC §1): every folder under
+ * functions/ with an index.ts becomes dist/<name>/index.mjs (+ its source map), the code package
+ * s.yaml deploys. Node 20, ESM, minified. The metafile of each bundle goes beside, not into, the
+ * code package (dist/<name>.meta.json) so tests can check what went in.
+ *
+ * Two CommonJS pitfalls are handled once, here, for every function:
+ * - ali-oss (the OSS driver) reaches `proxy-agent` through a require esbuild cannot follow, so it
+ *   stays external — ali-oss only loads it when a proxy is configured, which the adapter never does;
+ * - an ESM bundle has no `require`, yet bundled CommonJS code requires Node built-ins at run time:
+ *   the banner gives the bundle a real `require` made with createRequire.
+ */
+import { build, type BuildOptions, type Metafile } from 'esbuild';
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+export const BUNDLE_FILE = 'index.mjs';
+
+const REQUIRE_BANNER = "import { createRequire as __iacCodeCreateRequire } from 'node:module'; const require = __iacCodeCreateRequire(import.meta.url);";
+
+/** The esbuild options every function bundle shares (exported so tests can bundle a probe with them). */
+export function bundleOptions(): BuildOptions {
+  return {
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'esm',
+    minify: true,
+    sourcemap: 'linked',
+    // Stack traces map back to lib/ with --enable-source-maps; the sources themselves stay out of the package.
+    sourcesContent: false,
+    legalComments: 'none',
+    external: ['proxy-agent'],
+    banner: { js: REQUIRE_BANNER },
+    metafile: true,
+    logLevel: 'warning',
+  };
+}
+
+export interface BuiltFunction {
+  name: string;
+  /** dist/<name>: the folder s.yaml uploads as the function's code. */
+  codeDir: string;
+  bundle: string;
+  bundleBytes: number;
+  sourceMapBytes: number;
+  metafile: Metafile;
+}
+
+/** Function names: the folders of functions/ that have an index.ts. */
+export async function listFunctions(root = PROJECT_ROOT): Promise<string[]> {
+  const entries = await readdir(join(root, 'functions'), { withFileTypes: true });
+  return entries.filter((entry) => entry.isDirectory() && existsSync(join(root, 'functions', entry.name, 'index.ts'))).map((entry) => entry.name).sort();
+}
+
+export async function buildFunctions(options: { root?: string; outDir?: string } = {}): Promise<BuiltFunction[]> {
+  const root = options.root ?? PROJECT_ROOT;
+  const outDir = options.outDir ?? join(root, 'dist');
+  const built: BuiltFunction[] = [];
+  for (const name of await listFunctions(root)) {
+    const codeDir = join(outDir, name);
+    // A stale file left in the code folder would be deployed with it.
+    await rm(codeDir, { recursive: true, force: true });
+    await mkdir(codeDir, { recursive: true });
+    const bundle = join(codeDir, BUNDLE_FILE);
+    const result = await build({ ...bundleOptions(), absWorkingDir: root, entryPoints: [join(root, 'functions', name, 'index.ts')], outfile: bundle });
+    const metafile = result.metafile as Metafile;
+    await writeFile(join(outDir, `${name}.meta.json`), JSON.stringify(metafile));
+    built.push({ name, codeDir, bundle, bundleBytes: (await stat(bundle)).size, sourceMapBytes: (await stat(`${bundle}.map`)).size, metafile });
+  }
+  return built;
+}
+
+async function main(): Promise<void> {
+  const built = await buildFunctions();
+  for (const fn of built) {
+    const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
+    process.stdout.write(`${relative(PROJECT_ROOT, fn.bundle)}  ${kib(fn.bundleBytes)}  (source map ${kib(fn.sourceMapBytes)}, ${Object.keys(fn.metafile.inputs).length} inputs)\n`);
+  }
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main().catch((error: unknown) => {
+    process.stderr.write(`build failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,85 @@
+/**
+ * The function bundles (issue: "Bundles with esbuild"): one per function, Node 20 ESM, minified,
+ * with source maps; the emulators, test code and express never end up in a bundle (checked with
+ * esbuild's metafile); and the shared build options really bundle ali-oss into a runnable file.
+ */
+import { build } from 'esbuild';
+import { spawnSync } from 'node:child_process';
+import { builtinModules } from 'node:module';
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BUNDLE_FILE, bundleOptions, listFunctions, PROJECT_ROOT, type BuiltFunction } from '../../scripts/build.js';
+import { buildIntoTemp } from './fc-support.js';
+
+let outDir: string;
+let agui: BuiltFunction;
+
+const scratch: string[] = [];
+
+beforeAll(async () => {
+  ({ outDir, agui } = await buildIntoTemp());
+  scratch.push(outDir);
+});
+
+afterAll(async () => {
+  await Promise.all(scratch.map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+describe('function bundles', () => {
+  it('builds one bundle per folder of functions/ into dist/<name>/index.mjs with its source map', async () => {
+    const names = await listFunctions();
+    expect(names).toContain('agui');
+    for (const name of names) {
+      expect((await readdir(join(outDir, name))).sort()).toEqual([BUNDLE_FILE, `${BUNDLE_FILE}.map`]);
+    }
+    const code = await readFile(agui.bundle, 'utf8');
+    expect(code).toMatch(/\/\/# sourceMappingURL=index\.mjs\.map\s*$/);
+    // Minified: the whole bundle fits on a handful of lines.
+    expect(code.split('\n').length).toBeLessThan(200);
+    const map = JSON.parse(await readFile(`${agui.bundle}.map`, 'utf8')) as { sources: string[]; sourcesContent?: unknown };
+    expect(map.sources.some((source) => source.endsWith('functions/agui/index.ts'))).toBe(true);
+    expect(map.sourcesContent).toBeUndefined();
+  });
+
+  it('targets Node 20 as ESM, with a real require for bundled CommonJS and proxy-agent left external', () => {
+    const options = bundleOptions();
+    expect(options).toMatchObject({ platform: 'node', target: 'node20', format: 'esm', minify: true, bundle: true });
+    expect(options.external).toContain('proxy-agent');
+    expect(String(options.banner?.['js'])).toContain('createRequire');
+  });
+
+  it('keeps the emulators, test code and express out of every bundle (esbuild metafile)', () => {
+    const inputs = Object.keys(agui.metafile.inputs);
+    expect(inputs).toContain('functions/agui/index.ts');
+    expect(inputs).toContain('lib/http/app.ts');
+    expect(inputs.filter((input) => input.startsWith('lib/emulators/'))).toEqual([]);
+    expect(inputs.filter((input) => input.startsWith('test/') || input.startsWith('scripts/'))).toEqual([]);
+    expect(inputs.filter((input) => /node_modules\/(express|vitest|@vitest|vite|tsx|@serverless-devs)\//.test(input))).toEqual([]);
+    // At run time the bundle needs nothing but Node's built-ins (proxy-agent is only loaded behind a proxy, which the adapter never sets).
+    const output = agui.metafile.outputs[Object.keys(agui.metafile.outputs).find((name) => name.endsWith(BUNDLE_FILE)) as string];
+    const needed = (output?.imports ?? []).filter((imported) => imported.external).map((imported) => imported.path.replace(/^node:/, ''));
+    expect(needed.filter((path) => !builtinModules.includes(path) && path !== 'proxy-agent')).toEqual([]);
+  });
+
+  it('bundles ali-oss with the shared options into a file that runs and talks to an OSS endpoint', async () => {
+    const probeDir = await mkdtemp(join(tmpdir(), 'agui-oss-probe-'));
+    scratch.push(probeDir);
+    const probe = join(probeDir, 'probe.mjs');
+    const contents = `
+      import OSS from 'ali-oss';
+      import { createServer } from 'node:http';
+      const server = createServer((req, res) => { req.resume(); req.on('end', () => { res.writeHead(200, { etag: '"0123"' }); res.end(); }); });
+      server.listen(0, '127.0.0.1', async () => {
+        const client = new OSS({ endpoint: 'http://127.0.0.1:' + server.address().port, bucket: 'probe-bucket', accessKeyId: 'id', accessKeySecret: 'secret' });
+        const result = await client.put('agui/threads/t/1.json', Buffer.from('{}'), { headers: { 'x-oss-forbid-overwrite': 'true' } });
+        process.stdout.write(JSON.stringify({ status: result.res.status }));
+        server.close();
+      });`;
+    await build({ ...bundleOptions(), absWorkingDir: PROJECT_ROOT, stdin: { contents, resolveDir: PROJECT_ROOT, sourcefile: 'probe.ts', loader: 'ts' }, outfile: probe, logLevel: 'silent' });
+    const run = spawnSync(process.execPath, [probe], { encoding: 'utf8', timeout: 15_000 });
+    expect(run.stderr).toBe('');
+    expect(JSON.parse(run.stdout)).toEqual({ status: 200 });
+  });
+});

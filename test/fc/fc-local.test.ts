@@ -1,0 +1,185 @@
+/**
+ * End to end through the FC-local path: the built bundle as a child process, started the way FC's
+ * custom runtime starts it (command, args and environment from the rendered s.yaml, FC's own
+ * variables, code folder as working directory), the built-in A2A emulator as kernel, the file
+ * store, real HTTP. Covers a normal turn, the FC request id in the logs, no secret in the logs, the
+ * smoke and ROS example scripts, start-up failure without a kernel URL, and SIGTERM.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FileThreadStore } from '../../lib/adapters/file-store.js';
+import { startA2AEmulator, type A2AEmulator } from '../../lib/emulators/a2a/server.js';
+import { PROJECT_ROOT, type BuiltFunction } from '../../scripts/build.js';
+import { localFcRuntime, startFcLocal, type FcRuntime, type RunningFunction } from '../../scripts/local-fc.js';
+import { runBody, uniqueId } from '../support/fixtures.js';
+import { parseSse } from '../support/sse.js';
+import { buildIntoTemp, freePort, jsonLines } from './fc-support.js';
+
+const authToken = `auth-${randomBytes(12).toString('hex')}`;
+const a2aToken = `a2a-${randomBytes(12).toString('hex')}`;
+
+let agui: BuiltFunction;
+let runtime: FcRuntime;
+let emulator: A2AEmulator;
+let stateDir: string;
+let fn: RunningFunction;
+let callsAtStart: number;
+let outDir: string;
+let scratchDir: string;
+
+beforeAll(async () => {
+  ({ outDir, agui } = await buildIntoTemp());
+  runtime = await localFcRuntime();
+  emulator = await startA2AEmulator({ token: a2aToken, silenceMs: 1_000 });
+  scratchDir = await mkdtemp(join(tmpdir(), 'agui-fc-e2e-'));
+  stateDir = join(scratchDir, 'state');
+  fn = await startFcLocal({
+    runtime,
+    codeDir: agui.codeDir,
+    port: await freePort(),
+    a2aUrl: emulator.url,
+    a2aToken,
+    authToken,
+    stateDir,
+    env: { IAC_CODE_AGUI_SHUTDOWN_DRAIN_MS: '200', IAC_CODE_AGUI_SHUTDOWN_CLEANUP_MS: '10000' },
+  });
+  callsAtStart = emulator.calls.length;
+}, 60_000);
+
+afterAll(async () => {
+  await fn?.stop('SIGKILL');
+  await emulator?.close();
+  await Promise.all([outDir, scratchDir].filter(Boolean).map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+function post(body: unknown, headers: Record<string, string> = {}): Promise<Response> {
+  return fetch(`${fn.url}/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'text/event-stream', authorization: `Bearer ${authToken}`, ...headers },
+    body: JSON.stringify(body),
+  });
+}
+
+function runScript(script: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(join(PROJECT_ROOT, 'node_modules', '.bin', 'tsx'), [join(PROJECT_ROOT, 'scripts', script), ...args], {
+      cwd: PROJECT_ROOT,
+      env: { PATH: process.env['PATH'] ?? '', IAC_CODE_AGUI_AUTH_TOKEN: authToken },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.once('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('the bundle started as FC starts it', () => {
+  it('runs the s.yaml command and args in the code folder, binding 0.0.0.0 on FC_SERVER_PORT', () => {
+    expect(fn.commandLine.slice(1)).toEqual(runtime.args);
+    expect(fn.child.spawnfile).toBe(fn.substitutedNode ? process.execPath : runtime.command[0]);
+    const listening = jsonLines(fn.lines).find((line) => line['message'] === 'listening');
+    expect(listening).toMatchObject({ host: '0.0.0.0', port: Number(new URL(fn.url).port), store: 'file', function: runtime.functionName });
+    expect(String(listening?.['instanceId'])).toMatch(/^local-/);
+  });
+
+  it('does no work at start-up that the first request does not need: no kernel call, no store write', async () => {
+    expect(callsAtStart).toBe(0);
+    expect(await readdir(join(stateDir, '..'))).toEqual([]);
+  });
+
+  it('answers /health and streams a normal turn over real HTTP', async () => {
+    const health = await fetch(`${fn.url}/health`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toMatchObject({ status: 'ok', protocol: 'ag-ui', executionKernel: 'a2a-1.0', store: 'file' });
+
+    const requestId = `fc-request-${randomUUID()}`;
+    const response = await post(runBody({ text: 'hello from Function Compute' }), { 'x-fc-request-id': requestId });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const { events } = parseSse(await response.text());
+    expect(events[0]?.type).toBe('RUN_STARTED');
+    expect(events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
+    expect(events.filter((event) => event.type === 'TEXT_MESSAGE_CONTENT').map((event) => event['delta']).join('')).toContain('hello from Function Compute');
+    // The kernel was called with the configured A2A token.
+    expect(emulator.callsOf('SendStreamingMessage').at(-1)?.headers['authorization']).toBe(`Bearer ${a2aToken}`);
+
+    // Every log line of that request carries FC's request id.
+    const ofRequest = jsonLines(fn.lines).filter((line) => line['requestId'] === requestId);
+    expect(ofRequest.map((line) => line['message'])).toEqual(expect.arrayContaining(['run admitted', 'run ended']));
+    expect(jsonLines(fn.lines).filter((line) => line['message'] === 'run admitted' && line['requestId'] !== requestId)).toEqual([]);
+  });
+
+  it('rejects a run without the bearer token', async () => {
+    const response = await fetch(`${fn.url}/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(runBody()) });
+    expect(response.status).toBe(401);
+    expect(await response.json()).toMatchObject({ error: { code: 'UNAUTHORIZED' } });
+  });
+
+  it('passes `npm run smoke` (GET /health, then one turn with the bearer token from the environment)', async () => {
+    const { code, stdout } = await runScript('smoke.ts', [fn.url]);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/GET \/health -> 200/);
+    expect(stdout).toMatch(/^ {2}RUN_STARTED$/m);
+    expect(stdout).toMatch(/^ {2}RUN_FINISHED .*"success"/m);
+    expect(stdout).toContain('smoke: ok');
+    expect(stdout).not.toContain(authToken);
+  });
+
+  it('runs the ROS example: a normal turn, then a live execution cancelled through the cancel endpoint', async () => {
+    const { code, stdout } = await runScript('ros-example.ts', ['--url', fn.url]);
+    expect(stdout).toContain('ros-example: ok');
+    expect(stdout).toMatch(/cancel -> 200 .*"status":"cancelled"/);
+    expect(stdout).toMatch(/cancel again -> 200 .*"status":"already_terminal"/);
+    expect(stdout).toMatch(/RUN_ERROR .*"CANCELLED"/);
+    expect(code).toBe(0);
+  });
+
+  it('logs JSON lines only, and never a token', () => {
+    expect(fn.lines.length).toBeGreaterThan(0);
+    expect(() => jsonLines(fn.lines)).not.toThrow();
+    const all = fn.lines.join('\n');
+    expect(all).not.toContain(authToken);
+    expect(all).not.toContain(a2aToken);
+  });
+
+  it('on SIGTERM aborts the live run after the drain deadline, cancels its task, releases its lease, then exits 0', async () => {
+    const threadId = uniqueId('thread');
+    const response = await post(runBody({ threadId, text: 'long' }));
+    const reader = response.body!.getReader();
+    let seen = '';
+    while (!seen.includes('TEXT_MESSAGE_CONTENT')) seen += new TextDecoder().decode((await reader.read()).value);
+    const taskId = /"taskId":"([^"]+)"/.exec(seen)?.[1];
+
+    const { code, signal } = await fn.stop('SIGTERM');
+
+    expect({ code, signal }).toEqual({ code: 0, signal: null });
+    expect(emulator.callsOf('CancelTask').map((call) => (call.params as { id: string }).id)).toContain(taskId);
+    const stored = await new FileThreadStore(stateDir).load(threadId);
+    expect((stored?.document as Record<string, unknown>)['activeRun']).toBeNull();
+    const shutdown = jsonLines(fn.lines).find((line) => line['message'] === 'shut down');
+    expect(shutdown).toMatchObject({ drained: false, aborted: 1, abandoned: 0 });
+    await reader.cancel().catch(() => undefined);
+  });
+});
+
+describe('start-up without a kernel URL', () => {
+  it('fails with one clear JSON line naming IAC_CODE_AGUI_A2A_URL (the emulator never starts in FC)', async () => {
+    const port = String(await freePort());
+    const run = spawnSync(process.execPath, runtime.args, {
+      cwd: agui.codeDir,
+      env: { PATH: process.env['PATH'] ?? '', FC_SERVER_PORT: port, IAC_CODE_AGUI_STATE_DIR: stateDir },
+      encoding: 'utf8',
+      timeout: 15_000,
+    });
+    expect(run.status).toBe(1);
+    expect(run.stdout).toBe('');
+    const lines = run.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0] as string)).toMatchObject({ level: 'error', message: expect.stringContaining('IAC_CODE_AGUI_A2A_URL is required') });
+  });
+});

@@ -1,0 +1,31 @@
+/** Shared set-up of the Function Compute suites: a fresh bundle in a temporary folder, free ports. */
+import { mkdtemp } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildFunctions, type BuiltFunction } from '../../scripts/build.js';
+
+/** Builds every function into a temporary dist folder (never the shared dist/). */
+export async function buildIntoTemp(): Promise<{ outDir: string; agui: BuiltFunction }> {
+  const outDir = await mkdtemp(join(tmpdir(), 'agui-fc-dist-'));
+  const built = await buildFunctions({ outDir });
+  const agui = built.find((fn) => fn.name === 'agui');
+  if (!agui) throw new Error('functions/agui was not built');
+  return { outDir, agui };
+}
+
+/** A loopback port nobody listens on right now (FC's 9000 may be taken by a developer's local:fc). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export function jsonLines(lines: string[]): Array<Record<string, unknown>> {
+  return lines.filter((line) => line.trim() !== '').map((line) => JSON.parse(line) as Record<string, unknown>);
+}

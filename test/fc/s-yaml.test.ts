@@ -1,0 +1,109 @@
+/**
+ * s.yaml as Serverless Devs itself renders it (`s preview -o raw`, the real CLI from
+ * devDependencies, offline, in a throwaway config home): the fields FC needs for a streaming web
+ * function, with every secret and account value taken from the deployer's environment.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { BUNDLE_FILE, PROJECT_ROOT } from '../../scripts/build.js';
+import { fcRuntimeOf, renderServerlessYaml, requiredEnvNames } from '../../scripts/local-fc.js';
+
+/** Distinct values, so each rendered field can be traced to the variable it came from. */
+const DEPLOY_ENV = {
+  IAC_CODE_AGUI_FC_REGION: 'cn-shanghai',
+  IAC_CODE_AGUI_FC_ROLE_ARN: 'acs:ram::1234567890123456:role/agui-oss-role',
+  IAC_CODE_AGUI_A2A_URL: 'https://kernel.example.test/',
+  IAC_CODE_AGUI_A2A_TOKEN: 'a2a-token-value',
+  IAC_CODE_AGUI_AUTH_TOKEN: 'auth-token-value',
+  IAC_CODE_AGUI_OSS_BUCKET: 'agui-state-bucket',
+  IAC_CODE_AGUI_OSS_ENDPOINT: 'https://oss-cn-shanghai-internal.aliyuncs.com',
+  IAC_CODE_AGUI_OSS_PREFIX: 'agui-prod',
+};
+
+type Props = Record<string, unknown> & {
+  customRuntimeConfig: { command: string[]; args: string[]; port: number };
+  environmentVariables: Record<string, string>;
+  triggers: Array<{ triggerType: string; triggerConfig: { authType: string; methods: string[] } }>;
+};
+
+let yaml: string;
+let rendered: Record<string, unknown>;
+let resource: { component: string; actions: Record<string, Array<{ run: string; path: string }>>; props: Props };
+
+beforeAll(async () => {
+  yaml = await readFile(join(PROJECT_ROOT, 's.yaml'), 'utf8');
+  rendered = await renderServerlessYaml(DEPLOY_ENV);
+  resource = (rendered['resources'] as Record<string, typeof resource>)['agui'] as typeof resource;
+}, 60_000);
+
+describe('s.yaml rendered by Serverless Devs', () => {
+  it('defines one fc3 web function on custom.debian10, started with FC’s Node 20 on port 9000', () => {
+    expect(rendered['edition']).toBe('3.0.0');
+    expect(resource.component).toBe('fc3');
+    const { props } = resource;
+    expect(props['region']).toBe('cn-shanghai');
+    expect(props['runtime']).toBe('custom.debian10');
+    expect(props.customRuntimeConfig.command).toEqual(['/var/fc/lang/nodejs20/bin/node']);
+    expect(props.customRuntimeConfig.args.at(-1)).toBe(BUNDLE_FILE);
+    expect(props.customRuntimeConfig.args).toContain('--enable-source-maps');
+    expect(props.customRuntimeConfig.port).toBe(9000);
+  });
+
+  it('deploys the bundle folder that `npm run build` writes, and builds it before every deploy', () => {
+    const runtime = fcRuntimeOf(rendered);
+    expect(runtime.codeDir).toBe(join(PROJECT_ROOT, 'dist', 'agui'));
+    expect(resource.actions['pre-deploy']).toEqual([{ run: 'npm run build', path: './' }]);
+  });
+
+  it('sets an explicit timeout long enough for streams, memory, CPU and instance concurrency', () => {
+    const { props } = resource;
+    expect(props['timeout']).toBeGreaterThanOrEqual(600);
+    expect(props['timeout']).toBeLessThanOrEqual(86_400);
+    expect(props['memorySize']).toBeGreaterThanOrEqual(512);
+    // FC 3.0: vCPU : memory (GB) between 1:1 and 1:4.
+    const ratio = (props['memorySize'] as number) / 1024 / (props['cpu'] as number);
+    expect(ratio).toBeGreaterThanOrEqual(1);
+    expect(ratio).toBeLessThanOrEqual(4);
+    expect(props['instanceConcurrency']).toBeGreaterThan(1);
+  });
+
+  it('runs under the RAM role and with the environment taken from the deployer’s variables', () => {
+    const { props } = resource;
+    expect(props['role']).toBe(DEPLOY_ENV.IAC_CODE_AGUI_FC_ROLE_ARN);
+    expect(props.environmentVariables).toMatchObject({
+      IAC_CODE_AGUI_A2A_URL: DEPLOY_ENV.IAC_CODE_AGUI_A2A_URL,
+      IAC_CODE_AGUI_A2A_TOKEN: DEPLOY_ENV.IAC_CODE_AGUI_A2A_TOKEN,
+      IAC_CODE_AGUI_AUTH_TOKEN: DEPLOY_ENV.IAC_CODE_AGUI_AUTH_TOKEN,
+      IAC_CODE_AGUI_STATE_STORE: 'oss',
+      IAC_CODE_AGUI_OSS_BUCKET: DEPLOY_ENV.IAC_CODE_AGUI_OSS_BUCKET,
+      IAC_CODE_AGUI_OSS_ENDPOINT: DEPLOY_ENV.IAC_CODE_AGUI_OSS_ENDPOINT,
+      // Not given: the OSS region defaults to the function's region.
+      IAC_CODE_AGUI_OSS_REGION: 'cn-shanghai',
+      IAC_CODE_AGUI_OSS_PREFIX: DEPLOY_ENV.IAC_CODE_AGUI_OSS_PREFIX,
+    });
+    // FC reserves FC_* and allows letters, digits and underscores in names.
+    for (const name of Object.keys(props.environmentVariables)) expect(name).toMatch(/^(?!FC_)[A-Za-z][A-Za-z0-9_]*$/);
+  });
+
+  it('has an anonymous HTTP trigger for GET and POST (the adapter’s bearer token authenticates)', () => {
+    const http = resource.props.triggers.filter((trigger) => trigger.triggerType === 'http');
+    expect(http).toHaveLength(1);
+    expect(http[0]?.triggerConfig.authType).toBe('anonymous');
+    expect([...(http[0]?.triggerConfig.methods ?? [])].sort()).toEqual(['GET', 'POST']);
+  });
+
+  it('commits no secret: every secret and account value is an ${env()} expression', () => {
+    for (const name of ['IAC_CODE_AGUI_A2A_URL', 'IAC_CODE_AGUI_A2A_TOKEN', 'IAC_CODE_AGUI_AUTH_TOKEN', 'IAC_CODE_AGUI_OSS_BUCKET']) {
+      expect(yaml).toMatch(new RegExp(`\\n\\s+${name}: \\$\\{env\\('${name}'(, '')?\\)\\}\\n`));
+    }
+    expect(yaml).toMatch(/\n\s+role: \$\{env\('IAC_CODE_AGUI_FC_ROLE_ARN'\)\}\n/);
+    expect(yaml).not.toMatch(/acs:ram::\d+/);
+    expect(requiredEnvNames(yaml).sort()).toEqual(['IAC_CODE_AGUI_A2A_URL', 'IAC_CODE_AGUI_AUTH_TOKEN', 'IAC_CODE_AGUI_FC_ROLE_ARN', 'IAC_CODE_AGUI_OSS_BUCKET']);
+  });
+
+  it('refuses to render without the auth token, so an unauthenticated deploy cannot happen', async () => {
+    const { IAC_CODE_AGUI_AUTH_TOKEN: _omitted, ...withoutToken } = DEPLOY_ENV;
+    await expect(renderServerlessYaml(withoutToken)).rejects.toThrow(/IAC_CODE_AGUI_AUTH_TOKEN/);
+  }, 60_000);
+});
