@@ -166,15 +166,16 @@ describe('resume validation keeps the interrupt retryable', () => {
 });
 
 describe('resume pre-flight', () => {
-  it('calls ensure-restored (cwd, session, task) and GetTask (history 100) before sending, in that order', async () => {
+  it('calls ensure-restored (cwd, session, task), GetTask (history 100) and pipeline state (after the cursor) before sending, in that order', async () => {
     const { threadId, first, interrupts } = await interrupted();
     const session = sessionValue(first.sse)!;
     const before = stack.emulator.calls.length;
     await stack.run(runBody({ threadId, resume: [resolved(interrupts[0]!.id, { decision: 'allow_once' })] }));
     const calls = stack.emulator.calls.slice(before).filter((call) => call.method !== 'CancelTask');
-    expect(calls.map((call) => call.method)).toEqual(['HTTP POST /iac-code/session/ensure-restored', 'GetTask', 'SendStreamingMessage']);
+    expect(calls.map((call) => call.method)).toEqual(['HTTP POST /iac-code/session/ensure-restored', 'GetTask', 'HTTP GET /iac-code/pipeline/state', 'SendStreamingMessage']);
     expect(calls[0]?.params).toEqual({ cwd: '/workspace/session-1', sessionId: session['sessionId'], taskId: session['taskId'] });
     expect(calls[1]?.params).toEqual({ id: session['taskId'], historyLength: 100 });
+    expect(calls[2]?.params).toEqual({ taskId: session['taskId'], afterSequence: '0' });
   });
 
   it('ends with EXECUTION_LOST when the kernel lost the session, sending nothing after ensure-restored', async () => {

@@ -38,7 +38,7 @@ describe('after an adapter restart', () => {
     const before = emulator.calls.length;
     const second = await onFreshAdapter((stack) => stack.run(runBody({ threadId, resume: [resolved(interrupt!.id, { decision: 'allow_once' })] })));
     expect(lastEvent(second.sse)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
-    expect(emulator.calls.slice(before).map((call) => call.method)).toEqual(['HTTP POST /iac-code/session/ensure-restored', 'GetTask', 'SendStreamingMessage']);
+    expect(emulator.calls.slice(before).map((call) => call.method)).toEqual(['HTTP POST /iac-code/session/ensure-restored', 'GetTask', 'HTTP GET /iac-code/pipeline/state', 'SendStreamingMessage']);
     const [a, b] = [sessionValue(first.sse)!, sessionValue(second.sse)!];
     expect(b).toMatchObject({ executionId: a['executionId'], taskId: a['taskId'], sessionId: a['sessionId'], contextId: a['contextId'] });
   });

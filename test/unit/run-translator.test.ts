@@ -7,7 +7,7 @@ import { textDigest } from '../../lib/core/translate/text-digests.js';
 
 function translator(textDigests: string[] = []) {
   let n = 0;
-  return new RunTranslator({ make: eventFactory(() => 1000.7), runId: 'run-1', textDigests, newId: () => `id${(n += 1)}` });
+  return new RunTranslator({ make: eventFactory(() => 1000.7), runId: 'run-1', threadId: 'thread-1', textDigests, pipelineSequence: 0, pipelineOpenSteps: [], newId: () => `id${(n += 1)}` });
 }
 
 function status(text: string | undefined, iac: Record<string, unknown> = {}, messageId = 'task-1-message', state = 'TASK_STATE_WORKING'): WireStreamItem {
@@ -42,10 +42,10 @@ describe('RunTranslator', () => {
     const run1 = translator();
     run1.apply(unwrapItem(status('first', {}, 'm')));
     run1.closeSpans();
-    const run2 = translator(run1.textDigests());
+    const run2 = translator(run1.durableState().textDigests);
     expect(deltas(run2.apply(unwrapItem(status('firstsecond', {}, 'm'))))).toEqual(['second']);
     run2.closeSpans();
-    const run3 = translator(run2.textDigests());
+    const run3 = translator(run2.durableState().textDigests);
     expect(deltas(run3.apply(unwrapItem(status('firstsecondthird', {}, 'm'))))).toEqual(['third']);
     const replay = translator([textDigest('exact 会话')]);
     expect(replay.apply(unwrapItem(status('exact 会话', { assistantFinal: { complete: true } }, 'f')))).toEqual([]);

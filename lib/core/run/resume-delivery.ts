@@ -16,6 +16,7 @@ import { acceptAnswers } from '../thread/interrupt-transitions.js';
 import { absorbIdentities, absorbItem, consumeStream, isStopState, type StreamResult } from './consume-stream.js';
 import { classifyRunError, isBackupNotReady, RunFailure } from './run-failure.js';
 import { finishRun } from './run-ending.js';
+import { recoverPipeline } from './pipeline-recovery.js';
 import type { RunSession } from './run-session.js';
 
 export async function deliverAnswers(session: RunSession, answers: Answer[], signal: AbortSignal): Promise<void> {
@@ -128,6 +129,12 @@ async function deliverSideband(session: RunSession, answers: Answer[], signal: A
   await finishFromSubscription(session, signal);
 }
 
+/** After a sideband answer, catch up on the pipeline before the run ends (contract §B.7). */
+async function catchUp(session: RunSession, result: StreamResult, signal: AbortSignal): Promise<void> {
+  await recoverPipeline(session, signal);
+  await finishRun(session, result);
+}
+
 /**
  * GetTask; if the task has not stopped, SubscribeToTask; if that errors or ends early, GetTask
  * again — success only when that snapshot has stopped (contract §A.8; old kernels answer
@@ -136,13 +143,13 @@ async function deliverSideband(session: RunSession, answers: Answer[], signal: A
 async function finishFromSubscription(session: RunSession, signal: AbortSignal): Promise<void> {
   const snapshot = await snapshotResult(session, signal);
   if (snapshot.newInputs.length > 0 || isStopState(snapshot.lastState)) {
-    await finishRun(session, snapshot);
+    await catchUp(session, snapshot, signal);
     return;
   }
   try {
     const streamed = await consumeStream(session, session.kernel.subscribeToTask(session.taskId as string, { signal }));
     if (streamed.newInputs.length > 0 || isStopState(streamed.lastState)) {
-      await finishRun(session, streamed);
+      await catchUp(session, streamed, signal);
       return;
     }
   } catch (error) {
@@ -151,7 +158,7 @@ async function finishFromSubscription(session: RunSession, signal: AbortSignal):
   }
   const final = await snapshotResult(session, signal);
   if (final.newInputs.length > 0 || isStopState(final.lastState)) {
-    await finishRun(session, final);
+    await catchUp(session, final, signal);
     return;
   }
   throw new RunFailure('A2A_UNAVAILABLE', 'a2aUnavailable', true);

@@ -13,6 +13,7 @@ import type { ResumeEntry } from '../protocol/schemas.js';
 import type { ThreadDocument } from '../thread/document.js';
 import { cancelCurrentExecution, commitInterrupts, replacePending } from '../thread/interrupt-transitions.js';
 import { absorbIdentities } from './consume-stream.js';
+import { recoverPipeline } from './pipeline-recovery.js';
 import { deliverAnswers } from './resume-delivery.js';
 import { classifyRunError, protocolViolation, RunFailure } from './run-failure.js';
 import type { RunSession } from './run-session.js';
@@ -69,8 +70,13 @@ export async function streamResume(session: RunSession, entries: readonly Resume
     throw new RunFailure('EXECUTION_LOST', 'executionLostTask', false);
   }
 
-  // 4. The snapshot's signals, without its status text (contract §A.6 step 4).
+  // 4. The snapshot's signals, without its status text and pipeline events (contract §A.6 step 4).
   session.emitAll(session.translator.apply(snapshot, { statusText: false }));
+
+  // 5. Pipeline catch-up after the persisted cursor; a kernel without pipeline state answers 404.
+  await recoverPipeline(session, signal).catch((error: unknown) => {
+    throw keepInterrupt(error);
+  });
 
   // 6. Reconcile pending with the snapshot, then decide.
   const answering = new Set(entries.map((entry) => entry.interruptId));
@@ -83,7 +89,7 @@ export async function streamResume(session: RunSession, entries: readonly Resume
       throw new RunFailure(plan.code, plan.key, false);
     case 'moreInterrupts': {
       // Announce every pending interrupt again; nothing is sent to A2A and no session event.
-      const committed = await thread.update((current) => commitInterrupts(current, [], session.translator.textDigests()));
+      const committed = await thread.update((current) => commitInterrupts(current, [], session.translator.durableState()));
       session.emitAll(session.translator.closeSpans());
       session.emit(session.runFinished({ type: 'interrupt', interrupts: committed.execution.pending.map(toInterrupt) }));
       return;

@@ -36,7 +36,7 @@ export async function finishRun(session: RunSession, result: StreamResult): Prom
  */
 export async function finishWithInterrupt(session: RunSession, inputs: readonly RequiredInput[]): Promise<void> {
   session.translator.rememberText();
-  const document = await session.thread.update((current) => commitInterrupts(current, inputs, session.translator.textDigests()));
+  const document = await session.thread.update((current) => commitInterrupts(current, inputs, session.translator.durableState()));
   session.emitSessionOnce();
   session.emitAll(session.translator.closeSpans());
   session.emit(session.runFinished({ type: 'interrupt', interrupts: document.execution.pending.map(toInterrupt) }));
@@ -53,7 +53,7 @@ export async function finishFromState(session: RunSession, lastState: string | u
   }
   try {
     await session.thread.update((document) =>
-      endRun(document, { textDigests: session.translator.textDigests(), terminal: lastState !== undefined && TERMINAL_STATES.has(lastState), clearTask: false }),
+      endRun(document, { durable: session.translator.durableState(), terminal: lastState !== undefined && TERMINAL_STATES.has(lastState), clearTask: false }),
     );
   } catch (error) {
     session.emit(session.runError(failure ?? classifyRunError(error)));
@@ -90,7 +90,7 @@ export async function releaseAfterFailure(session: RunSession, cancelTask: boole
     await session.kernel.cancelTask(session.taskId).catch((error: unknown) => logger.warn('CancelTask failed', { error: String(error) }));
   }
   try {
-    const update = cancel ? cancelCurrentExecution : (document: ThreadDocument) => endRun(document, { textDigests: session.translator.textDigests(), terminal: cancelTask && !pending, clearTask: false });
+    const update = cancel ? cancelCurrentExecution : (document: ThreadDocument) => endRun(document, { durable: session.translator.durableState(), terminal: cancelTask && !pending, clearTask: false });
     await session.thread.update(update);
   } catch (error) {
     logger.warn('could not release the thread after a failed run', { error: String(error) });

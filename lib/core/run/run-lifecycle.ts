@@ -25,6 +25,8 @@ export interface RunInput {
 export async function runAdmitted(deps: RunDeps, input: RunInput, emit: Emit): Promise<void> {
   const session = new RunSession(deps, input.request, input.language, input.thread, emit);
   emit(session.runStarted());
+  // Steps a previous run of this execution left active are reopened (contract §B.7).
+  session.emitAll(session.translator.reopenSteps());
   const keeper = new LeaseKeeper(session);
   const signal = AbortSignal.any([input.signal, keeper.signal]);
   try {

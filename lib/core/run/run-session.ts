@@ -43,7 +43,15 @@ export class RunSession {
     const document = thread.document;
     this.taskId = document.execution.taskId ?? undefined;
     this.sessionId = document.iacCodeSessionId ?? undefined;
-    this.translator = new RunTranslator({ make: this.make, runId: request.runId, textDigests: document.execution.textDigests, newId: deps.newId });
+    this.translator = new RunTranslator({
+      make: this.make,
+      runId: request.runId,
+      threadId: request.threadId,
+      textDigests: document.execution.textDigests,
+      pipelineSequence: document.execution.pipelineSequence,
+      pipelineOpenSteps: document.execution.pipelineOpenSteps,
+      newId: deps.newId,
+    });
   }
 
   get kernel(): A2AKernel {

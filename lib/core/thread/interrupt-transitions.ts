@@ -2,6 +2,7 @@
  * Pure transitions for interrupts, answers and cancellation (SPEC §4; contract §D.5–§D.7).
  */
 import type { RequiredInput } from '../interrupts/inputs.js';
+import type { DurableRunState } from '../translate/run-translator.js';
 import type { PendingInterrupt, ThreadDocument } from './document.js';
 
 /** Adds inputs to pending (keeping order, upgrading a known input to sideband when seen so). */
@@ -23,10 +24,10 @@ export function isApplied(document: ThreadDocument, interruptId: string): boolea
  * Commits interrupts and releases the lease in the same write (SPEC §4 "Busy": a resume right
  * after an interrupt is never THREAD_BUSY).
  */
-export function commitInterrupts(document: ThreadDocument, inputs: readonly RequiredInput[], textDigests: string[]): ThreadDocument {
+export function commitInterrupts(document: ThreadDocument, inputs: readonly RequiredInput[], durable: DurableRunState): ThreadDocument {
   return {
     ...document,
-    execution: { ...document.execution, pending: mergePending(document.execution.pending, inputs), textDigests },
+    execution: { ...document.execution, ...durable, pending: mergePending(document.execution.pending, inputs) },
     activeRun: null,
   };
 }

@@ -2,6 +2,7 @@
  * Pure transitions of the thread document while a run holds its lease (SPEC §4, §5). Each is
  * applied inside one compare-and-swap by RunThread.update.
  */
+import type { DurableRunState } from '../translate/run-translator.js';
 import type { ThreadDocument } from './document.js';
 
 export function renewLease(document: ThreadDocument, expiresAt: number): ThreadDocument {
@@ -19,7 +20,7 @@ export function recordIdentities(document: ThreadDocument, ids: { taskId?: strin
 }
 
 export interface RunEnd {
-  textDigests: string[];
+  durable: DurableRunState;
   /** The execution reached a terminal state (A2A terminal, cancelled, or abandoned). */
   terminal: boolean;
   /** The A2A task is gone (cancelled by the adapter): forget it. */
@@ -31,7 +32,7 @@ export function endRun(document: ThreadDocument, end: RunEnd): ThreadDocument {
   const execution = document.execution;
   return {
     ...document,
-    execution: { ...execution, textDigests: end.textDigests, taskId: end.clearTask ? null : execution.taskId },
+    execution: { ...execution, ...end.durable, taskId: end.clearTask ? null : execution.taskId },
     terminalExecutions: end.terminal ? { ...document.terminalExecutions, [execution.executionId]: execution.rosInvocationId } : document.terminalExecutions,
     activeRun: null,
   };

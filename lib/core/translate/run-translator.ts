@@ -5,6 +5,8 @@
 import { agentText, type InboundItem } from '../a2a/inbound.js';
 import type { JsonObject } from '../a2a/wire-types.js';
 import { CUSTOM_ARTIFACT, type AguiEvent, type MakeEvent } from './events.js';
+import { envelopesOf } from './pipeline/envelope.js';
+import { PipelineLane } from './pipeline/pipeline-lane.js';
 import { MAX_TEXT_DIGESTS } from './text-digests.js';
 import { TextLane } from './text-lane.js';
 import { ToolLane } from './tool-lane.js';
@@ -13,14 +15,27 @@ import { UsageLedger } from './usage.js';
 export interface TranslatorSeed {
   make: MakeEvent;
   runId: string;
+  threadId: string;
   /** Text digests stored for the current execution (resume de-duplication). */
   textDigests: readonly string[];
+  pipelineSequence: number;
+  pipelineOpenSteps: readonly string[];
   newId: () => string;
 }
 
 export interface ApplyOptions {
-  /** False when mapping a task snapshot during resume pre-flight (contract §A.6 step 4). */
+  /**
+   * False when mapping a task snapshot during resume pre-flight: its status text and its pipeline
+   * events are left out, its tool, thinking, usage and artifact signals kept (contract §A.6 step 4).
+   */
   statusText: boolean;
+}
+
+/** What a run leaves in the thread document for the next run of the same execution. */
+export interface DurableRunState {
+  textDigests: string[];
+  pipelineSequence: number;
+  pipelineOpenSteps: string[];
 }
 
 function record(value: unknown): JsonObject | undefined {
@@ -30,12 +45,28 @@ function record(value: unknown): JsonObject | undefined {
 export class RunTranslator {
   private readonly text: TextLane;
   private readonly tools: ToolLane;
+  private readonly pipeline: PipelineLane;
   readonly usage = new UsageLedger();
   private readonly artifactsSeen = new Set<string>();
 
   constructor(private readonly seed: TranslatorSeed) {
     this.text = new TextLane(seed.make, seed.runId, seed.newId, seed.textDigests);
     this.tools = new ToolLane(seed.make, seed.newId);
+    this.pipeline = new PipelineLane(seed.make, this.tools, this.usage, { threadId: seed.threadId, cursor: seed.pipelineSequence, openSteps: seed.pipelineOpenSteps });
+  }
+
+  /** STEP_STARTED for the steps a previous run of this execution left active (contract §B.7). */
+  reopenSteps(): AguiEvent[] {
+    return this.pipeline.reopenSteps();
+  }
+
+  /** Maps a `/iac-code/pipeline/state` answer as recovery (contract §B.7). */
+  recover(state: JsonObject): AguiEvent[] {
+    return this.pipeline.recover(state);
+  }
+
+  get pipelineCursor(): number {
+    return this.pipeline.cursor;
   }
 
   apply(item: InboundItem, options: ApplyOptions = { statusText: true }): AguiEvent[] {
@@ -52,6 +83,7 @@ export class RunTranslator {
       events.push(...this.tools.apply(tool, this.text.currentMessageId));
     }
     if (iac['usage'] !== undefined) this.usage.add(iac['usage']);
+    if (options.statusText) for (const envelope of envelopesOf(iac)) events.push(...this.pipeline.live(envelope));
     for (const artifact of item.artifacts) events.push(...this.mapArtifact(artifact));
     return events;
   }
@@ -61,9 +93,16 @@ export class RunTranslator {
     return this.tools.result(toolCallId, content);
   }
 
-  /** Closes reasoning, tool and text spans, in that order (contract §B.8). */
+  /** Closes reasoning, tool, text and step spans, in that order (contract §B.8). */
   closeSpans(): AguiEvent[] {
-    return [...this.text.closeReasoning(), ...this.tools.closeAll(), ...this.text.closeText()];
+    return [
+      ...this.text.closeReasoning(),
+      ...this.pipeline.closeReasoning(),
+      ...this.tools.closeAll(),
+      ...this.text.closeText(),
+      ...this.pipeline.closeText(),
+      ...this.pipeline.closeSteps(),
+    ];
   }
 
   /** Records the open message's text so far (before an interrupt commit). */
@@ -71,8 +110,8 @@ export class RunTranslator {
     this.text.rememberCurrentText();
   }
 
-  textDigests(): string[] {
-    return this.text.digestList().slice(-MAX_TEXT_DIGESTS);
+  durableState(): DurableRunState {
+    return { textDigests: this.text.digestList().slice(-MAX_TEXT_DIGESTS), pipelineSequence: this.pipeline.cursor, pipelineOpenSteps: this.pipeline.openSteps() };
   }
 
   private mapText(item: InboundItem): AguiEvent[] {

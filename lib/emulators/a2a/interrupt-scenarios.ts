@@ -3,6 +3,7 @@
  * Each parks on its input and continues when the adapter's answer arrives.
  */
 import type { EmulatorControls } from './executor.js';
+import { pipelineScenario } from './pipeline-scenario.js';
 import { awaited, candidateSelectionInput, permissionInput, questionInput } from './inputs.js';
 import type { Scenario } from './scenarios.js';
 import type { Json, ReceivedAnswer, TaskScript } from './task-script.js';
@@ -135,6 +136,7 @@ export function interruptScenarios(controls: EmulatorControls): Record<string, S
     'subpipeline-permission': subPipelinePermission,
     question,
     candidates,
+    pipeline: pipelineScenario,
     'session-missing': sessionMissing,
   };
 }

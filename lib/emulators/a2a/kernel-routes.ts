@@ -4,8 +4,9 @@
  */
 import type { Express } from 'express';
 import type { EmulatorControls } from './executor.js';
+import type { TaskScript } from './task-script.js';
 
-export function mountKernelRoutes(app: Express, controls: EmulatorControls): void {
+export function mountKernelRoutes(app: Express, controls: EmulatorControls, scripts: ReadonlyMap<string, TaskScript>): void {
   app.post('/iac-code/session/ensure-restored', (req, res, next) => {
     if (!controls.restoreRoute) {
       next();
@@ -21,12 +22,19 @@ export function mountKernelRoutes(app: Express, controls: EmulatorControls): voi
     else if (state === 'backupNotReady') res.status(409).json({ error: { code: 'SESSION_BACKUP_NOT_READY', retryable: true, message: 'Session backup is still synchronizing.' } });
     else res.status(200).json({ status: 'current' });
   });
-  // No pipeline has run on the emulator's tasks: the kernel answers 404 for them (contract §A.9).
+  // A task that never ran a pipeline has no pipeline state: 404 (contract §A.9).
   app.get('/iac-code/pipeline/state', (req, res) => {
-    if (typeof req.query['taskId'] !== 'string') {
-      res.status(400).json({ error: { code: 'INVALID_REQUEST', message: 'taskId is required' } });
+    const taskId = req.query['taskId'];
+    const after = Number(req.query['afterSequence'] ?? '0');
+    if (typeof taskId !== 'string' || !Number.isInteger(after) || after < 0) {
+      res.status(400).json({ error: { code: 'INVALID_REQUEST', message: 'taskId and a non-negative afterSequence are required' } });
       return;
     }
-    res.status(404).json({ error: { code: 'PIPELINE_NOT_FOUND', message: 'No pipeline state for this task.' } });
+    const log = scripts.get(taskId)?.pipelineLog;
+    if (!log) {
+      res.status(404).json({ error: { code: 'PIPELINE_NOT_FOUND', message: 'No pipeline state for this task.' } });
+      return;
+    }
+    res.status(200).json(log.state(after));
   });
 }

@@ -103,7 +103,7 @@ export async function startA2AEmulator(options: A2AEmulatorOptions = {}): Promis
   });
   app.use(floatUsageCounters);
   app.use(rpcGuard(controls, executor.scripts));
-  mountKernelRoutes(app, controls);
+  mountKernelRoutes(app, controls, executor.scripts);
 
   const handler = new DefaultRequestHandler(agentCard('http://placeholder/'), new InMemoryTaskStore(), executor);
   app.get('/.well-known/agent-card.json', (_req, res) => {

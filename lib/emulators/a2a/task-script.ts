@@ -8,6 +8,7 @@
 import { AgentEvent, type ExecutionEventBus } from '@a2a-js/sdk/server';
 import { Message, Task, TaskArtifactUpdateEvent, TaskStatusUpdateEvent } from '@a2a-js/sdk';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { PIPELINE_EXTENSION_URI, PipelineLog, type EnvelopeFields } from './pipeline-log.js';
 
 export type Json = Record<string, unknown>;
 
@@ -48,6 +49,8 @@ export class TaskScript {
   extraPermission: Json | undefined;
   ended = false;
   readonly controller = new AbortController();
+  /** The task's pipeline, once a scenario runs one. */
+  pipelineLog: PipelineLog | undefined;
   /** Listeners that see every published event as wire JSON (the kernel's own SubscribeToTask). */
   readonly taps = new Set<(item: Json) => void>();
 
@@ -111,6 +114,20 @@ export class TaskScript {
     const update = { taskId: this.taskId, contextId: this.contextId, artifact, append: false, lastChunk: true };
     this.bus.publish(AgentEvent.artifactUpdate(TaskArtifactUpdateEvent.fromJSON(update)));
     this.tap({ artifactUpdate: update });
+  }
+
+  /**
+   * One pipeline envelope: recorded in the pipeline log and, unless `quiet`, published as
+   * `metadata.iac_code.pipeline` (several at once go as a `pipelineBatch`).
+   */
+  pipeline(events: Array<[eventType: string, fields: EnvelopeFields]>, options: { quiet?: boolean; extra?: Json } = {}): Json[] {
+    this.pipelineLog ??= new PipelineLog(`pipe-run-${this.taskId.slice(0, 8)}`, 'vpc-candidates', this.taskId, this.contextId);
+    const log = this.pipelineLog;
+    const envelopes = events.map(([eventType, fields]) => log.record(eventType, fields));
+    if (options.quiet) return envelopes;
+    const signal = envelopes.length === 1 ? { pipeline: envelopes[0] } : { pipelineBatch: { schemaVersion: 1, extensionUri: PIPELINE_EXTENSION_URI, events: envelopes } };
+    this.status('WORKING', { ...signal, ...options.extra });
+    return envelopes;
   }
 
   /** A sideband acknowledgement: the first event of a non-streaming answer (contract §A.5). */
