@@ -140,4 +140,27 @@ describe('disconnects around interrupts', () => {
     expect(lastEvent(retry.sse)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
     expect(types(retry.sse)).toContain('CUSTOM');
   });
+
+  it('during a resume whose answer was accepted: nothing is pending any more, so the task is cancelled', async () => {
+    const { threadId, first, interrupt } = await interrupted('permission-long');
+    const controller = new AbortController();
+    const response = await fetch(`${stack.url}/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(runBody({ threadId, resume: [resolved(interrupt.id, { decision: 'allow_once' })] })),
+      signal: controller.signal,
+    });
+    const reader = response.body!.getReader();
+    let seen = '';
+    while (!seen.includes('apply step')) seen += new TextDecoder().decode((await reader.read()).value);
+    controller.abort();
+    let document = await documentOf(threadId);
+    for (let i = 0; i < 100 && document.activeRun !== null; i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      document = await documentOf(threadId);
+    }
+    expect(document.execution.pending).toEqual([]);
+    expect(document.execution.taskId).toBeNull();
+    expect(cancelledTasks()).toContain(sessionValue(first.sse)?.['taskId']);
+  });
 });

@@ -50,6 +50,18 @@ const permission: Scenario = async (script) => {
   script.finish('INPUT_REQUIRED');
 };
 
+/** After the answer the task keeps working for a minute (a disconnect then abandons it). */
+const permissionThenLong: Scenario = async (script) => {
+  script.task('SUBMITTED');
+  const answer = await askPermission(script, 'toolu-shell-1', 'terraform apply');
+  await runTool(script, 'toolu-shell-1', answer, 'Applying…');
+  for (let i = 1; i <= 600; i += 1) {
+    script.text(`apply step ${i}. `);
+    await script.pause(100);
+  }
+  script.finish('INPUT_REQUIRED');
+};
+
 /** A new permission raised right after the first answer (contract §E.36). */
 const permissionChain: Scenario = async (script) => {
   script.task('SUBMITTED');
@@ -132,6 +144,7 @@ export function interruptScenarios(controls: EmulatorControls): Record<string, S
   return {
     permission,
     'permission-chain': permissionChain,
+    'permission-long': permissionThenLong,
     'two-permissions': twoPermissions,
     'subpipeline-permission': subPipelinePermission,
     question,

@@ -1,0 +1,99 @@
+/**
+ * `npm start` as a user runs it (README): the local stack prints its URL and a curl example and
+ * serves a streamed turn — with the built-in emulator, or with the kernel IAC_CODE_AGUI_A2A_URL
+ * names. A bad setting stops start-up with one line naming the variable.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startA2AEmulator } from '../../lib/emulators/a2a/server.js';
+import { readSse } from '../support/sse.js';
+
+const ROOT = join(import.meta.dirname, '../..');
+const children: ChildProcess[] = [];
+
+afterEach(() => {
+  for (const child of children.splice(0)) child.kill('SIGTERM');
+});
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function start(env: Record<string, string>): Promise<{ output: () => string; exited: Promise<number | null> }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start-local.ts'], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  return { output: () => output, exited };
+}
+
+async function waitFor(text: () => string, needle: string): Promise<void> {
+  for (let i = 0; i < 300 && !text().includes(needle); i += 1) await new Promise((resolve) => setTimeout(resolve, 50));
+  if (!text().includes(needle)) throw new Error(`never printed ${needle}: ${text()}`);
+}
+
+/** The body of the curl example the stack prints. */
+function curlBody(output: string): string {
+  const match = /-d '(.*)'/.exec(output);
+  if (!match?.[1]) throw new Error(`no curl example in: ${output}`);
+  return match[1];
+}
+
+describe('npm start', () => {
+  it('serves the printed curl example as a streamed turn with the built-in emulator', async () => {
+    const port = await freePort();
+    const stack = await start({ IAC_CODE_AGUI_PORT: String(port), IAC_CODE_AGUI_STATE_DIR: await mkdtemp(join(tmpdir(), 'agui-start-')) });
+    await waitFor(stack.output, 'listening on');
+    expect(stack.output()).toContain(`http://127.0.0.1:${port}`);
+    expect(stack.output()).toContain('curl -N');
+    const response = await fetch(`http://127.0.0.1:${port}/`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'text/event-stream' }, body: curlBody(stack.output()) });
+    const sse = await readSse(response);
+    expect(sse.events[0]?.type).toBe('RUN_STARTED');
+    expect(sse.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
+  }, 30_000);
+
+  it('drives the kernel named by IAC_CODE_AGUI_A2A_URL, with its token', async () => {
+    const kernel = await startA2AEmulator({ token: 'kernel-secret' });
+    try {
+      const port = await freePort();
+      const stack = await start({
+        IAC_CODE_AGUI_PORT: String(port),
+        IAC_CODE_AGUI_STATE_DIR: await mkdtemp(join(tmpdir(), 'agui-start-')),
+        IAC_CODE_AGUI_A2A_URL: kernel.url,
+        IAC_CODE_AGUI_A2A_TOKEN: 'kernel-secret',
+        IAC_CODE_AGUI_AUTH_TOKEN: 'front-door',
+      });
+      await waitFor(stack.output, 'listening on');
+      expect(stack.output()).not.toContain('kernel-secret');
+      const response = await fetch(`http://127.0.0.1:${port}/`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: 'Bearer front-door' },
+        body: curlBody(stack.output()),
+      });
+      expect((await readSse(response)).events.at(-1)).toMatchObject({ type: 'RUN_FINISHED' });
+      expect(kernel.callsOf('SendStreamingMessage')).toHaveLength(1);
+      expect(stack.output()).not.toContain('kernel-secret');
+    } finally {
+      await kernel.close();
+    }
+  }, 30_000);
+
+  it('stops with one line naming a bad variable', async () => {
+    const stack = await start({ IAC_CODE_AGUI_A2A_URL: 'http://kernel.example.com:8080' });
+    expect(await stack.exited).toBe(1);
+    const lines = stack.output().trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^configuration error: IAC_CODE_AGUI_A2A_URL must use https/);
+  }, 30_000);
+});
