@@ -8,3 +8,17 @@ import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 export function sha256Hex(text: string): string {
   return bytesToHex(sha256(utf8ToBytes(text)));
 }
+
+/** A running SHA-256 over text appended piece by piece; `hex()` does not end it. */
+export interface RunningDigest {
+  update(text: string): void;
+  hex(): string;
+}
+
+export function runningSha256(): RunningDigest {
+  const hash = sha256.create();
+  return {
+    update: (text) => void hash.update(utf8ToBytes(text)),
+    hex: () => bytesToHex(hash.clone().digest()),
+  };
+}

@@ -7,12 +7,44 @@
  * longest already-seen prefix. A digest is "<code points>:<sha256 hex>" so only the prefixes of
  * known lengths are hashed — linear in the number of digests, not quadratic in the text.
  */
-import { sha256Hex } from '../hash.js';
+import { runningSha256, sha256Hex, type RunningDigest } from '../hash.js';
 
 export const MAX_TEXT_DIGESTS = 256;
 
+export function countCodePoints(text: string): number {
+  let count = 0;
+  for (let i = 0; i < text.length; i += 1) {
+    const unit = text.charCodeAt(i);
+    // A low surrogate completes a pair already counted.
+    if (unit < 0xdc00 || unit > 0xdfff) count += 1;
+  }
+  return count;
+}
+
 export function textDigest(text: string): string {
-  return `${Array.from(text).length}:${sha256Hex(text)}`;
+  return `${countCodePoints(text)}:${sha256Hex(text)}`;
+}
+
+/**
+ * The digest of a message's text as it grows, without rehashing what came before: a long
+ * answer with many tool calls stays linear (each tool start stores the text's digest so far).
+ */
+export class GrowingTextDigest {
+  private readonly hash: RunningDigest = runningSha256();
+  private codePoints = 0;
+
+  append(text: string): void {
+    this.hash.update(text);
+    this.codePoints += countCodePoints(text);
+  }
+
+  get empty(): boolean {
+    return this.codePoints === 0;
+  }
+
+  digest(): string {
+    return `${this.codePoints}:${this.hash.hex()}`;
+  }
 }
 
 export function dropKnownPrefix(text: string, digests: ReadonlySet<string>): string {

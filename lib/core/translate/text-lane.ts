@@ -6,13 +6,13 @@
  * digest can be stored (tool start, message close, interrupt commit) for resume de-duplication.
  */
 import type { AguiEvent, MakeEvent } from './events.js';
-import { dropKnownPrefix, textDigest } from './text-digests.js';
+import { dropKnownPrefix, GrowingTextDigest } from './text-digests.js';
 
 export class TextLane {
   private openMessageId: string | undefined;
   private reasoningId: string | undefined;
-  /** Full text per message id seen in this run (including a de-duplicated prefix). */
-  private readonly fullText = new Map<string, string>();
+  /** The growing digest of each message's full text seen in this run (a de-duplicated prefix included). */
+  private readonly fullText = new Map<string, GrowingTextDigest>();
   private readonly digests: Set<string>;
   emittedText = false;
 
@@ -37,7 +37,9 @@ export class TextLane {
     if (this.openMessageId !== undefined && this.openMessageId !== id) events.push(...this.closeText());
     const seen = this.fullText.get(id);
     const delta = seen === undefined ? dropKnownPrefix(text, this.digests) : text;
-    this.fullText.set(id, (seen ?? '') + text);
+    const digest = seen ?? new GrowingTextDigest();
+    digest.append(text);
+    this.fullText.set(id, digest);
     if (delta.length === 0) return events;
     if (this.openMessageId === undefined) {
       events.push(this.make('TEXT_MESSAGE_START', { messageId: id, role: 'assistant' }));
@@ -78,7 +80,7 @@ export class TextLane {
   rememberCurrentText(): void {
     if (this.openMessageId === undefined) return;
     const text = this.fullText.get(this.openMessageId);
-    if (text) this.digests.add(textDigest(text));
+    if (text && !text.empty) this.digests.add(text.digest());
   }
 
   digestList(): string[] {

@@ -1,10 +1,8 @@
 /**
- * `npm run bench`: the Function Compute numbers, printed as one JSON document —
+ * The Function Compute figures of `npm run bench`:
  * - the size of every function bundle (raw, gzip, source map, the whole code folder s.yaml deploys);
  * - cold start: from spawning the bundle the way FC's custom runtime does (scripts/local-fc.ts) to
- *   the first `GET /health` 200, over several runs (min / median / max, milliseconds).
- *
- *   npm run bench [-- --runs 7]
+ *   the first `GET /health` 200, against a bare Node HTTP server spawned the same way (baseline).
  *
  * Timings belong here, never in tests. The kernel is the built-in emulator; /health does not call it.
  */
@@ -14,9 +12,11 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { createServer } from 'node:net';
 import { gzipSync } from 'node:zlib';
-import { startA2AEmulator } from '../lib/emulators/a2a/server.js';
-import { buildFunctions, PROJECT_ROOT } from './build.js';
-import { localFcRuntime, startFcLocal } from './local-fc.js';
+import { spawn } from 'node:child_process';
+import { startA2AEmulator } from '../../lib/emulators/a2a/server.js';
+import { buildFunctions, PROJECT_ROOT } from '../build.js';
+import { localFcRuntime, startFcLocal } from '../local-fc.js';
+import { compare, median, type Comparison } from './measure.js';
 
 async function folderBytes(dir: string): Promise<number> {
   let total = 0;
@@ -37,14 +37,27 @@ function freePort(): Promise<number> {
   });
 }
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length - 1) * p))] as number;
+/** Spawn → first 200 of a bare `node:http` server: what any Node web function pays. */
+async function bareColdStart(port: number): Promise<number> {
+  const started = performance.now();
+  const child = spawn(process.execPath, ['-e', `require('node:http').createServer((q, s) => s.end('ok')).listen(${port}, '127.0.0.1')`], { stdio: 'ignore' });
+  try {
+    for (;;) {
+      const ok = await fetch(`http://127.0.0.1:${port}/`).then((response) => response.ok).catch(() => false);
+      if (ok) return performance.now() - started;
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+  } finally {
+    child.kill('SIGKILL');
+  }
 }
 
-async function main(): Promise<void> {
-  const at = process.argv.indexOf('--runs');
-  const runs = at >= 0 ? Math.max(1, Number(process.argv[at + 1]) || 5) : 5;
+export interface FunctionComputeFigures {
+  bundles: Array<Record<string, unknown>>;
+  coldStart: Comparison;
+}
 
+export async function benchFunctionCompute(runs = 5): Promise<FunctionComputeFigures> {
   const built = await buildFunctions();
   const bundles = await Promise.all(
     built.map(async (fn) => ({
@@ -62,6 +75,7 @@ async function main(): Promise<void> {
   const a2aToken = randomBytes(16).toString('hex');
   const emulator = await startA2AEmulator({ token: a2aToken });
   const samples: number[] = [];
+  const bare: number[] = [];
   try {
     for (let run = 0; run < runs; run += 1) {
       const stateDir = await mkdtemp(join(tmpdir(), 'agui-bench-fc-'));
@@ -71,26 +85,10 @@ async function main(): Promise<void> {
       samples.push(performance.now() - started);
       await fn.stop('SIGTERM');
       await rm(stateDir, { recursive: true, force: true });
+      bare.push(await bareColdStart(await freePort()));
     }
   } finally {
     await emulator.close();
   }
-  const sorted = [...samples].sort((a, b) => a - b);
-  const round = (value: number) => Math.round(value * 10) / 10;
-  process.stdout.write(
-    `${JSON.stringify(
-      {
-        node: process.version,
-        bundles,
-        coldStartMs: { measure: 'spawn → first GET /health 200', runs, min: round(sorted[0] as number), median: round(percentile(sorted, 0.5)), max: round(sorted.at(-1) as number), samples: samples.map(round) },
-      },
-      null,
-      2,
-    )}\n`,
-  );
+  return { bundles, coldStart: compare('cold start (spawn → first /health 200)', 'ms', median(samples), median(bare), `median of ${runs}; baseline: a bare node:http server spawned the same way`) };
 }
-
-main().catch((error: unknown) => {
-  process.stderr.write(`bench failed: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exit(1);
-});

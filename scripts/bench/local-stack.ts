@@ -1,0 +1,76 @@
+/** An in-process adapter (loopback HTTP) in front of the A2A emulator, for benchmarks. */
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SdkA2AKernel } from '../../lib/adapters/a2a-kernel.js';
+import { FileThreadStore } from '../../lib/adapters/file-store.js';
+import { silentLogger } from '../../lib/adapters/logger.js';
+import { listen, type RunningServer } from '../../lib/adapters/node-server.js';
+import { versions } from '../../lib/adapters/versions.js';
+import type { ThreadStore } from '../../lib/core/ports.js';
+import { createApp } from '../../lib/http/app.js';
+import { startA2AEmulator, type A2AEmulator } from '../../lib/emulators/a2a/server.js';
+import type { Scenario } from '../../lib/emulators/a2a/scenarios.js';
+
+export interface BenchStack {
+  emulator: A2AEmulator;
+  kernel: SdkA2AKernel;
+  server: RunningServer;
+  close(): Promise<void>;
+}
+
+/** A turn with no artificial pauses: a few text deltas, usage, the final text. */
+export const fastTurn: Scenario = async (script) => {
+  script.task('SUBMITTED');
+  for (const word of ['Fast ', 'answer ', 'for ', 'the ', 'benchmark.']) script.text(word);
+  script.status('WORKING', { usage: { inputTokens: 10, outputTokens: 5, totalTokens: 15 } });
+  script.finish('INPUT_REQUIRED');
+};
+
+export async function startBenchStack(store?: ThreadStore): Promise<BenchStack> {
+  const emulator = await startA2AEmulator();
+  emulator.controls.scenarios.set('fast', fastTurn);
+  const kernel = new SdkA2AKernel({ url: emulator.url, token: undefined });
+  const threads = store ?? new FileThreadStore(await mkdtemp(join(tmpdir(), 'agui-bench-')));
+  const app = createApp({
+    config: { authToken: undefined, allowedRoots: [], defaultLanguage: 'en', heartbeatMs: 15_000, leaseTtlMs: 30_000, leaseRenewMs: 10_000 },
+    storeFor: () => threads,
+    storeKind: threads.kind,
+    kernel,
+    logger: silentLogger,
+    clock: Date.now,
+    versions,
+  });
+  const server = await listen(app, silentLogger, '127.0.0.1', 0);
+  return {
+    emulator,
+    kernel,
+    server,
+    async close() {
+      await server.close();
+      await emulator.close();
+    },
+  };
+}
+
+let counter = 0;
+
+export function turnBody(text: string, threadId = `bench-${process.pid}-${(counter += 1)}`): Record<string, unknown> {
+  return {
+    threadId,
+    runId: `run-${(counter += 1)}`,
+    state: {},
+    messages: [{ id: `m-${counter}`, role: 'user', content: text }],
+    tools: [],
+    context: [],
+    forwardedProps: { iacCode: { schemaVersion: 1, rosInvocationId: 'bench', cwd: '/workspace/bench' } },
+  };
+}
+
+/** POSTs one run and reads its SSE body to the end; returns the number of bytes read. */
+export async function postTurn(url: string, body: unknown): Promise<number> {
+  const response = await fetch(`${url}/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const text = await response.text();
+  if (!text.includes('"RUN_FINISHED"')) throw new Error(`turn did not finish: ${text.slice(-300)}`);
+  return text.length;
+}

@@ -1,0 +1,34 @@
+/** Small helpers for benchmarks: repeated timing, and the ratio form every result is reported in. */
+export interface Comparison {
+  name: string;
+  unit: string;
+  /** The adapter's figure. */
+  value: number;
+  /** The same work without the adapter (or its nearest bare equivalent), measured in the same run. */
+  baseline: number;
+  /** value / baseline: 1 means no overhead. */
+  ratio: number;
+  note: string;
+}
+
+export function compare(name: string, unit: string, value: number, baseline: number, note: string): Comparison {
+  const round = (x: number) => Math.round(x * 1000) / 1000;
+  return { name, unit, value: round(value), baseline: round(baseline), ratio: round(value / baseline), note };
+}
+
+export function median(samples: number[]): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] as number;
+}
+
+/** Median milliseconds of `runs` calls after `warmup` unmeasured ones. */
+export async function timeMedian(runs: number, warmup: number, body: () => Promise<unknown> | unknown): Promise<number> {
+  for (let i = 0; i < warmup; i += 1) await body();
+  const samples: number[] = [];
+  for (let i = 0; i < runs; i += 1) {
+    const started = performance.now();
+    await body();
+    samples.push(performance.now() - started);
+  }
+  return median(samples);
+}

@@ -1,0 +1,68 @@
+/**
+ * Whole turns: an AG-UI request through the adapter (validation, admission CAS on the file store,
+ * A2A stream, translation, SSE) against the same turn sent straight to the kernel with the A2A SDK.
+ * Also an 8 MiB image, and the memory held per concurrent live stream.
+ */
+import { iacCodeMetadata, sendParams } from '../../lib/core/a2a/outbound.js';
+import type { WirePart } from '../../lib/core/a2a/wire-types.js';
+import { compare, timeMedian, type Comparison } from './measure.js';
+import { postTurn, startBenchStack, turnBody, type BenchStack } from './local-stack.js';
+
+const PNG_HEAD = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+
+async function direct(stack: BenchStack, parts: WirePart[]): Promise<void> {
+  const params = sendParams({
+    messageId: `direct-${Math.random()}`,
+    contextId: `agui-direct-${Math.random().toString(16).slice(2)}`,
+    taskId: undefined,
+    parts,
+    iacCode: iacCodeMetadata({ schemaVersion: 1, rosInvocationId: 'bench', cwd: '/workspace/bench' }, '/workspace/bench', 'en'),
+  });
+  for await (const item of stack.kernel.sendStreamingMessage(params)) void item;
+}
+
+function image(bytes: number): string {
+  const buffer = Buffer.alloc(bytes);
+  PNG_HEAD.copy(buffer);
+  return buffer.toString('base64');
+}
+
+export async function benchTurns(): Promise<Comparison[]> {
+  const stack = await startBenchStack();
+  try {
+    const results: Comparison[] = [];
+    const adapter = await timeMedian(40, 5, () => postTurn(stack.server.url, turnBody('fast')));
+    const kernel = await timeMedian(40, 5, () => direct(stack, [{ text: 'fast' }]));
+    results.push(compare('normal turn latency', 'ms', adapter, kernel, 'baseline: the same turn sent to the kernel directly with @a2a-js/sdk'));
+
+    const big = image(8 * 1024 * 1024);
+    const imageTurn = () => ({ ...turnBody('fast'), messages: [{ id: 'img', role: 'user', content: [{ type: 'text', text: 'fast' }, { type: 'image', source: { type: 'data', mimeType: 'image/png', value: big } }] }] });
+    const adapterImage = await timeMedian(5, 1, () => postTurn(stack.server.url, imageTurn()));
+    const kernelImage = await timeMedian(5, 1, () => direct(stack, [{ text: 'fast' }, { data: { filename: 'a.png', bytes: big }, mediaType: 'image/png' }]));
+    results.push(compare('turn with an 8 MiB image', 'ms', adapterImage, kernelImage, 'baseline: the same message sent to the kernel directly'));
+
+    results.push(await liveStreamMemory(stack));
+    return results;
+  } finally {
+    await stack.close();
+  }
+}
+
+/** Heap held per live stream: 100 concurrent silent streams through the adapter vs direct to the kernel. */
+async function liveStreamMemory(stack: BenchStack): Promise<Comparison> {
+  const streams = 100;
+  stack.emulator.controls.silenceMs = 1_500;
+  const held = async (open: () => Promise<unknown>): Promise<number> => {
+    global.gc?.();
+    const before = process.memoryUsage().heapUsed;
+    const running = Array.from({ length: streams }, open);
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    global.gc?.();
+    const during = process.memoryUsage().heapUsed;
+    await Promise.all(running);
+    return (during - before) / streams / 1024;
+  };
+  const viaAdapter = await held(() => postTurn(stack.server.url, turnBody('silence')));
+  const viaKernel = await held(() => direct(stack, [{ text: 'silence' }]));
+  return compare('heap per live stream', 'KiB', viaAdapter, viaKernel, `${streams} concurrent silent streams; baseline: the same streams read from the kernel directly (includes the emulator's own share in both)`);
+}
