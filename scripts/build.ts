@@ -7,6 +7,8 @@
  * Two CommonJS pitfalls are handled once, here, for every function:
  * - ali-oss (the OSS driver) reaches `proxy-agent` through a require esbuild cannot follow, so it
  *   stays external — ali-oss only loads it when a proxy is configured, which the adapter never does;
+ *   its dependencies also try optional packages (`supports-color` from debug, `graceful-fs` from mz)
+ *   inside try/catch with a fallback: they stay external too, absent at run time by design;
  * - an ESM bundle has no `require`, yet bundled CommonJS code requires Node built-ins at run time:
  *   the banner gives the bundle a real `require` made with createRequire.
  */
@@ -18,6 +20,8 @@ import { fileURLToPath } from 'node:url';
 
 export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const BUNDLE_FILE = 'index.mjs';
+/** Required only behind a proxy, or optionally inside try/catch: never present in the code package. */
+export const OPTIONAL_EXTERNALS = ['proxy-agent', 'supports-color', 'graceful-fs'] as const;
 
 const REQUIRE_BANNER = "import { createRequire as __iacCodeCreateRequire } from 'node:module'; const require = __iacCodeCreateRequire(import.meta.url);";
 
@@ -33,7 +37,7 @@ export function bundleOptions(): BuildOptions {
     // Stack traces map back to lib/ with --enable-source-maps; the sources themselves stay out of the package.
     sourcesContent: false,
     legalComments: 'none',
-    external: ['proxy-agent'],
+    external: [...OPTIONAL_EXTERNALS],
     banner: { js: REQUIRE_BANNER },
     metafile: true,
     logLevel: 'warning',

@@ -4,15 +4,22 @@ import type { Logger, ThreadStore } from '../core/ports.js';
 import { createApp, type App } from '../http/app.js';
 import { SdkA2AKernel } from './a2a-kernel.js';
 import { FileThreadStore } from './file-store.js';
+import { OssStoreProvider } from './oss-provider.js';
 import { versions } from './versions.js';
 
 export interface Composition {
   app: App;
+  /** The store as the environment's configuration gives it (for OSS: the environment's credentials). */
+  store: ThreadStore;
+}
+
+interface StoreWiring {
+  storeFor: (request: Request) => ThreadStore;
   store: ThreadStore;
 }
 
 export function composeApp(config: Config, logger: Logger, a2aUrl: string): Composition {
-  const store = createStore(config);
+  const { storeFor, store } = createStores(config);
   const kernel = new SdkA2AKernel({ url: a2aUrl, token: config.a2aToken });
   const app = createApp({
     config: {
@@ -23,7 +30,7 @@ export function composeApp(config: Config, logger: Logger, a2aUrl: string): Comp
       leaseTtlMs: config.leaseTtlMs,
       leaseRenewMs: config.leaseRenewMs,
     },
-    storeFor: () => store,
+    storeFor,
     storeKind: store.kind,
     kernel,
     logger,
@@ -33,7 +40,15 @@ export function composeApp(config: Config, logger: Logger, a2aUrl: string): Comp
   return { app, store };
 }
 
-function createStore(config: Config): ThreadStore {
-  if (config.store === 'oss') throw new Error('The OSS store is not available in this build.');
-  return new FileThreadStore(config.stateDir);
+/**
+ * File: one store for every request. OSS (SPEC §6): a store per request, bound to the request's
+ * FC role credentials when it carries them (they rotate), else to the environment's.
+ */
+function createStores(config: Config): StoreWiring {
+  if (config.store === 'oss' && config.oss) {
+    const provider = new OssStoreProvider(config.oss);
+    return { storeFor: (request) => provider.storeFor(request), store: provider.storeFor() };
+  }
+  const store = new FileThreadStore(config.stateDir);
+  return { storeFor: () => store, store };
 }

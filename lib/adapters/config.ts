@@ -8,6 +8,8 @@ import { z } from 'zod';
 import type { Language } from '../core/i18n/catalogue.js';
 import { normaliseLanguage } from '../core/i18n/language.js';
 import { Secret, secretFrom } from '../core/secret.js';
+import { credentialsFromEnv, type OssCredentials } from './oss-credentials.js';
+import { resolveOssEndpoint, type OssEndpoint } from './oss-endpoint.js';
 
 export class ConfigError extends Error {
   constructor(message: string) {
@@ -16,11 +18,21 @@ export class ConfigError extends Error {
   }
 }
 
+/** The OSS driver's settings (SPEC §6; lib/adapters/oss-endpoint.ts for endpoint, region and signing). */
 export interface OssSettings {
   bucket: string;
-  endpoint: string | undefined;
+  /** scheme://host[:port], as configured or derived from the region. */
+  endpoint: string;
+  /** Standard region id (cn-hangzhou), when configured or readable from the endpoint. */
   region: string | undefined;
+  /** Bucket in the path: IP and loopback endpoints (the local emulator). */
+  pathStyle: boolean;
+  signature: 'v1' | 'v4';
   prefix: string;
+  /** Per OSS request (IAC_CODE_AGUI_OSS_TIMEOUT_MS): a slow OSS fails the request instead of hanging it. */
+  timeoutMs: number;
+  /** ALIBABA_CLOUD_ACCESS_KEY_* — the fallback when a request carries no FC role credentials. */
+  credentials: OssCredentials | undefined;
 }
 
 export interface Config {
@@ -88,6 +100,41 @@ function defaultLanguageFrom(env: Env): Language {
   return 'en';
 }
 
+const BUCKET = /^[a-z0-9][a-z0-9-]{1,61}[a-z0-9]$/;
+
+function loadOssSettings(env: Env, inFunctionCompute: boolean): OssSettings {
+  const bucket = env['IAC_CODE_AGUI_OSS_BUCKET'];
+  if (!bucket) throw new ConfigError('IAC_CODE_AGUI_OSS_BUCKET is required when IAC_CODE_AGUI_STATE_STORE=oss');
+  if (!BUCKET.test(bucket)) throw new ConfigError(`IAC_CODE_AGUI_OSS_BUCKET is not an OSS bucket name: "${bucket}"`);
+  const signature = env['IAC_CODE_AGUI_OSS_SIGNATURE'] || undefined;
+  if (signature !== undefined && signature !== 'v1' && signature !== 'v4') throw new ConfigError(`IAC_CODE_AGUI_OSS_SIGNATURE must be "v1" or "v4", got "${signature}"`);
+  let endpoint: OssEndpoint;
+  let credentials: OssCredentials | undefined;
+  try {
+    endpoint = resolveOssEndpoint({
+      endpoint: env['IAC_CODE_AGUI_OSS_ENDPOINT'] || undefined,
+      region: env['IAC_CODE_AGUI_OSS_REGION'] || undefined,
+      internal: env['IAC_CODE_AGUI_OSS_INTERNAL'] === '1',
+      allowInsecure: env['IAC_CODE_AGUI_OSS_ALLOW_INSECURE'] === '1',
+      signature,
+    });
+    credentials = credentialsFromEnv(env);
+  } catch (error) {
+    throw new ConfigError((error as Error).message);
+  }
+  // In FC the role's credentials come with each request; anywhere else they must be configured.
+  if (credentials === undefined && !inFunctionCompute) {
+    throw new ConfigError('ALIBABA_CLOUD_ACCESS_KEY_ID and ALIBABA_CLOUD_ACCESS_KEY_SECRET are required for the OSS store outside Function Compute');
+  }
+  return {
+    bucket,
+    ...endpoint,
+    prefix: (env['IAC_CODE_AGUI_OSS_PREFIX'] ?? 'agui').replace(/^\/+|\/+$/g, '') || 'agui',
+    timeoutMs: check(positiveInt('IAC_CODE_AGUI_OSS_TIMEOUT_MS', 5_000), env['IAC_CODE_AGUI_OSS_TIMEOUT_MS']),
+    credentials,
+  };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const inFunctionCompute = env['FC_SERVER_PORT'] !== undefined && env['FC_SERVER_PORT'] !== '';
   const port = inFunctionCompute
@@ -101,15 +148,7 @@ export function loadConfig(env: Env = process.env): Config {
   if (leaseRenewMs >= leaseTtlMs) throw new ConfigError('IAC_CODE_AGUI_LEASE_RENEW_MS must be shorter than IAC_CODE_AGUI_LEASE_TTL_MS');
   const configDir = env['IAC_CODE_CONFIG_DIR'] || join(homedir(), '.iac-code');
 
-  let oss: OssSettings | undefined;
-  if (store === 'oss') {
-    const bucket = env['IAC_CODE_AGUI_OSS_BUCKET'];
-    if (!bucket) throw new ConfigError('IAC_CODE_AGUI_OSS_BUCKET is required when IAC_CODE_AGUI_STATE_STORE=oss');
-    const endpoint = env['IAC_CODE_AGUI_OSS_ENDPOINT'] || undefined;
-    const region = env['IAC_CODE_AGUI_OSS_REGION'] || undefined;
-    if (!endpoint && !region) throw new ConfigError('IAC_CODE_AGUI_OSS_REGION or IAC_CODE_AGUI_OSS_ENDPOINT is required when IAC_CODE_AGUI_STATE_STORE=oss');
-    oss = { bucket, endpoint, region, prefix: (env['IAC_CODE_AGUI_OSS_PREFIX'] ?? 'agui').replace(/^\/+|\/+$/g, '') || 'agui' };
-  }
+  const oss = store === 'oss' ? loadOssSettings(env, inFunctionCompute) : undefined;
 
   return {
     host: inFunctionCompute ? '0.0.0.0' : env['IAC_CODE_AGUI_HOST'] || '127.0.0.1',

@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { AdapterError } from '../core/errors.js';
 import type { Language } from '../core/i18n/catalogue.js';
+import { languageFromAcceptLanguage } from '../core/i18n/language.js';
 import type { A2AKernel, Logger, ThreadStore } from '../core/ports.js';
 import type { Secret } from '../core/secret.js';
 import { errorResponse, jsonResponse } from './json-response.js';
@@ -42,20 +43,33 @@ export function createApp(deps: AppDeps): App {
     async fetch(request: Request): Promise<Response> {
       const url = new URL(request.url);
       const logger = deps.logger.child({ requestId: request.headers.get('x-fc-request-id') ?? randomUUID(), method: request.method, path: url.pathname });
+      const language = languageFromAcceptLanguage(request.headers.get('accept-language'), deps.config.defaultLanguage);
+      const notFound = () => errorResponse(new AdapterError('NOT_FOUND', 'notFound'), language);
       const route = (allowed: string, handle: () => Promise<Response> | Response): Promise<Response> | Response =>
-        request.method === allowed ? handle() : errorResponse(new AdapterError('METHOD_NOT_ALLOWED', 'methodNotAllowed'), deps.config.defaultLanguage, { allow: allowed });
+        request.method === allowed ? handle() : errorResponse(new AdapterError('METHOD_NOT_ALLOWED', 'methodNotAllowed'), language, { allow: allowed });
       try {
         if (url.pathname === '/health') return await route('GET', () => health(deps));
         if (url.pathname === '/') return await route('POST', () => handleRun(request, deps, logger));
         const cancel = CANCEL_PATH.exec(url.pathname);
-        if (cancel) return await route('POST', () => handleCancel(request, decodeURIComponent(cancel[1] as string), deps, logger));
-        return errorResponse(new AdapterError('NOT_FOUND', 'notFound'), deps.config.defaultLanguage);
+        if (cancel) {
+          const executionId = safeDecode(cancel[1] as string);
+          return executionId === undefined ? notFound() : await route('POST', () => handleCancel(request, executionId, deps, logger));
+        }
+        return notFound();
       } catch (error) {
         logger.error('request failed', { error: String(error) });
-        return errorResponse(new AdapterError('INTERNAL_ERROR', 'internalError'), deps.config.defaultLanguage);
+        return errorResponse(new AdapterError('INTERNAL_ERROR', 'internalError'), language);
       }
     },
   };
+}
+
+function safeDecode(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
 }
 
 /** `GET /health` reveals versions and the store kind, never a URL, token or bucket (SPEC §2). */

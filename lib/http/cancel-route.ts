@@ -10,6 +10,7 @@ import { fieldIssues } from '../core/protocol/field-issues.js';
 import { cancelBodySchema } from '../core/protocol/schemas.js';
 import { cancelExecution } from '../core/run/cancel-execution.js';
 import type { AppDeps } from './app.js';
+import { storeOf } from './store-of.js';
 import { errorResponse, jsonResponse } from './json-response.js';
 import { checkBearer, checkJsonContentType, readJsonBody } from './request-guards.js';
 
@@ -24,7 +25,7 @@ export async function handleCancel(request: Request, executionId: string, deps: 
     language = preferredLanguageOf(body) ?? language;
     const parsed = cancelBodySchema.safeParse(body);
     if (!parsed.success) throw new AdapterError('INVALID_INPUT', 'invalidCancelBody', fieldIssues(parsed.error));
-    const outcome = await cancelExecution(deps.storeFor(request), deps.kernel, { executionId, ...parsed.data }, logger);
+    const outcome = await cancelExecution(storeOf(deps, request), deps.kernel, { executionId, ...parsed.data }, logger);
     logger.info('execution cancel', { threadId: parsed.data.threadId, executionId, status: outcome.status });
     return jsonResponse(200, outcome);
   } catch (error) {

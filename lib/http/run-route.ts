@@ -12,6 +12,7 @@ import { admit } from '../core/run/admit.js';
 import { runAdmitted } from '../core/run/run-lifecycle.js';
 import type { RunDeps } from '../core/run/run-session.js';
 import type { AppDeps } from './app.js';
+import { storeOf } from './store-of.js';
 import { errorResponse } from './json-response.js';
 import { checkBearer, checkJsonContentType, readJsonBody } from './request-guards.js';
 import { sseResponse } from './sse.js';
@@ -27,7 +28,7 @@ export async function handleRun(request: Request, deps: AppDeps, logger: Logger)
     const body = await readJsonBody(request, MAX_RUN_BODY_BYTES, 'requestTooLarge');
     language = preferredLanguageOf(body) ?? language;
     const runRequest = parseRunRequest(body, { allowedRoots: config.allowedRoots });
-    const store = deps.storeFor(request);
+    const store = storeOf(deps, request);
     const admitted = await admit(store, runRequest, () => ({
       now: deps.clock(),
       leaseTtlMs: config.leaseTtlMs,

@@ -32,8 +32,11 @@ export function sseResponse(run: RunBody, options: SseOptions): Response {
 
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
+      // Writes stop only when the reader cancelled the body. After a client disconnect the socket
+      // is gone and the shell discards what is written; after a shutdown abort the client is still
+      // there and receives the run's terminal event.
       const write = (text: string): void => {
-        if (!open || signal.aborted) return;
+        if (!open) return;
         try {
           controller.enqueue(encoder.encode(text));
         } catch {

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -9,7 +9,16 @@ import { describeThreadStoreContract } from './thread-store-contract.js';
 
 const run = promisify(execFile);
 
-describeThreadStoreContract('file', async () => new FileThreadStore(await mkdtemp(join(tmpdir(), 'agui-contract-'))));
+describeThreadStoreContract('file', async () => new FileThreadStore(await mkdtemp(join(tmpdir(), 'agui-contract-'))), {
+  reopen: async (store) => new FileThreadStore((store as FileThreadStore).stateDir),
+  corrupt: async (store, threadId) => writeFile((store as FileThreadStore).pathFor(threadId), '{"revision":1,"writeId":'),
+  // A writer that died holding the lock, after writing half of its temporary file.
+  crashMidSave: async (store, threadId, document, expected) => {
+    const path = (store as FileThreadStore).pathFor(threadId);
+    await writeFile(`${path}.lock`, JSON.stringify({ host: hostname(), pid: 2 ** 22 + 11, nonce: 'dead-writer' }));
+    await writeFile(`${path}.dead-writer.tmp`, JSON.stringify({ revision: expected + 1, writeId: 'dead', document }).slice(0, 20));
+  },
+});
 
 describe('file driver across processes', () => {
   it('is a true compare-and-swap: four processes racing 25 increments each lose none', async () => {

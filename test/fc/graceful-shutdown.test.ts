@@ -98,7 +98,8 @@ describe('graceful shutdown', () => {
     const execution = document['execution'] as { executionId: string; taskId: string | null };
     expect(Object.keys(document['terminalExecutions'] as object)).toContain(execution.executionId);
     expect(lines.map((line) => JSON.parse(line).message)).toEqual(expect.arrayContaining(['shutting down', 'shut down']));
-    await run.rest;
+    // The client was still connected: it is told how its run ended.
+    expect(parseSse(await run.rest).events.at(-1)).toMatchObject({ type: 'RUN_ERROR', code: 'CANCELLED' });
   });
 
   it('reads its deadlines from the environment and fails fast on a bad value', () => {

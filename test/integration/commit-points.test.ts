@@ -82,6 +82,21 @@ describe('a failed write', () => {
     }
   });
 
+  it('not at all for a rejected resume: an interrupt discovered then is stored only once announced', async () => {
+    const { threadId, interrupt } = await interrupted();
+    stack.emulator.controls.snapshotInputs = 'extraPermission';
+    try {
+      const unknown = await stack.run(runBody({ threadId, resume: [resolved(interrupt.id, { decision: 'allow_once' }), resolved('permission-unknown', { decision: 'deny' })] }));
+      expect(unknown.sse.events[1]).toMatchObject({ type: 'RUN_ERROR', code: 'UNKNOWN_INTERRUPT' });
+      expect((await documentOf(threadId)).execution.pending.map((item) => item.id)).toEqual([interrupt.id]);
+      // The next resume answering what the client knows is told about the new interrupt, not refused.
+      const next = await stack.run(runBody({ threadId, resume: [resolved(interrupt.id, { decision: 'allow_once' })] }));
+      expect(interruptsOf(next.sse).map((item) => item.toolCallId)).toEqual(['toolu-shell-1', 'toolu-extra-1']);
+    } finally {
+      stack.emulator.controls.snapshotInputs = 'full';
+    }
+  });
+
   it('at the end of a successful run: STATE_PERSISTENCE_FAILED rather than an unrecorded success', async () => {
     const threadId = uniqueId('thread');
     store.failSaveAfter(3); // admission, identities, end of run

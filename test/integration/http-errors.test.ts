@@ -46,6 +46,12 @@ describe('routing', () => {
     await expectError(wrong, 405, 'METHOD_NOT_ALLOWED');
     await expectError(await fetch(`${stack.url}/health`, { method: 'POST' }), 405, 'METHOD_NOT_ALLOWED');
   });
+
+  it('answers routing errors in the Accept-Language, and a malformed execution id as 404', async () => {
+    const german = await expectError(await fetch(`${stack.url}/nope`, { headers: { 'accept-language': 'de-DE' } }), 404, 'NOT_FOUND');
+    expect(german.message).toBe('Die angeforderte Ressource wurde nicht gefunden.');
+    await expectError(await stack.post('/extensions/iac-code/v1/executions/%E0%A4%A/cancel', { threadId: 't', rosInvocationId: 'r' }, auth), 404, 'NOT_FOUND');
+  });
 });
 
 describe('authentication', () => {

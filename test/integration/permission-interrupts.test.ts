@@ -185,6 +185,9 @@ describe('resume pre-flight', () => {
     expect(types(lost.sse)).toEqual(['RUN_STARTED', 'RUN_ERROR']);
     expect(lost.sse.events[1]).toMatchObject({ code: 'EXECUTION_LOST', message: 'The iac-code session to resume is unavailable.' });
     expect(stack.emulator.calls.slice(before).map((call) => call.method)).toEqual(['HTTP POST /iac-code/session/ensure-restored']);
+    // The execution is over: nothing is pending, and the thread takes a new turn.
+    expect(await pendingOf(threadId)).toEqual([]);
+    expect(lastEvent((await stack.run(runBody({ threadId }))).sse)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
   });
 
   it('ends with SESSION_BACKUP_NOT_READY when the session backup is not ready, keeping the interrupt', async () => {

@@ -104,3 +104,24 @@ describe('a candidate_selection interrupt', () => {
     expect(sentText(threadId)[0]?.parts).toEqual([{ text: 'Serverless' }]);
   });
 });
+
+describe('a question and a permission pending together', () => {
+  it('never ends in success while an answer is still owed: what was not delivered is announced again', async () => {
+    const threadId = uniqueId('thread');
+    const first = interruptsOf((await stack.run(runBody({ threadId, text: 'question-and-permission' }))).sse);
+    expect(first.map((interrupt) => interrupt.reason).sort()).toEqual(['input_required', 'tool_call']);
+    const question = first.find((interrupt) => interrupt.reason === 'input_required')!;
+    const permission = first.find((interrupt) => interrupt.reason === 'tool_call')!;
+    // Both answered at once: the question goes as text; the permission is not lost.
+    const both = await stack.run(runBody({ threadId, resume: [resolved(question.id, { selectedId: 'plan-a' }), resolved(permission.id, { decision: 'allow_once' })] }));
+    expect(interruptsOf(both.sse).map((interrupt) => interrupt.id)).toEqual([permission.id]);
+    const document = (await (stack.store as FileThreadStore).load(threadId))?.document as { execution: { pending: Array<{ id: string }> } };
+    expect(document.execution.pending.map((item) => item.id)).toEqual([permission.id]);
+    const last = await stack.run(runBody({ threadId, resume: [resolved(permission.id, { decision: 'allow_once' })] }));
+    expect(lastEvent(last.sse)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
+    // The permission went through the sideband (SendMessage), after the question's text answer.
+    const sideband = threadCalls(stack, threadId, 'SendMessage').map((call) => (call.params as { message: { parts: Array<{ data: { inputId: string; decision: string } }> } }).message.parts[0]?.data);
+    expect(sideband).toEqual([expect.objectContaining({ inputId: permission.id, decision: 'allow_once' })]);
+    expect(threadCalls(stack, threadId, 'SendStreamingMessage').map((call) => (call.params as { message: { parts: unknown[] } }).message.parts)).toContainEqual([{ text: 'Plan A' }]);
+  });
+});

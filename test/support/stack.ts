@@ -30,6 +30,8 @@ export interface StackOptions {
   emulatorInstance?: A2AEmulator;
   /** Use the file store in this directory (an adapter restart keeps its state). */
   stateDir?: string;
+  /** The store per request (e.g. the OSS provider, bound to each request's credentials); `store` stays the stack's own handle. */
+  storeFor?: (request: Request) => ThreadStore;
 }
 
 export interface Stack {
@@ -72,7 +74,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       leaseRenewMs: 10_000,
       ...config,
     },
-    storeFor: () => store,
+    storeFor: options.storeFor ?? (() => store),
     storeKind: store.kind,
     kernel,
     logger,

@@ -11,8 +11,11 @@ export class LeaseKeeper {
   private readonly timer: ReturnType<typeof setInterval>;
   private readonly controller = new AbortController();
   lost: LeaseLostError | undefined;
+  /** The expiry of the last lease this run knows it holds. */
+  private heldUntil: number;
 
   constructor(private readonly session: RunSession) {
+    this.heldUntil = session.thread.document.activeRun?.expiresAt ?? 0;
     const { leaseRenewMs } = session.deps;
     this.timer = setInterval(() => void this.renew(), leaseRenewMs);
     this.timer.unref?.();
@@ -29,17 +32,25 @@ export class LeaseKeeper {
 
   private async renew(): Promise<void> {
     const { clock, leaseTtlMs, logger } = this.session.deps;
+    const expiresAt = clock() + leaseTtlMs;
     try {
-      await this.session.thread.update((document) => renewLease(document, clock() + leaseTtlMs));
+      await this.session.thread.update((document) => renewLease(document, expiresAt));
+      this.heldUntil = expiresAt;
     } catch (error) {
       if (error instanceof LeaseLostError) {
-        this.lost = error;
-        this.stop();
-        this.controller.abort(error);
+        this.lose(error);
         return;
       }
-      // A passing store failure: the next tick tries again; the lease outlives several ticks.
+      // A passing store failure: the next tick tries again; the lease outlives several ticks. Once
+      // it has expired unrenewed, another instance may own the thread: stop before racing it.
       logger.warn('lease renewal failed', { error: String(error) });
+      if (clock() >= this.heldUntil) this.lose(new LeaseLostError(false));
     }
+  }
+
+  private lose(error: LeaseLostError): void {
+    this.lost = error;
+    this.stop();
+    this.controller.abort(error);
   }
 }

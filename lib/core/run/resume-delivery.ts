@@ -4,7 +4,7 @@
  * leaves pending and is recorded as applied — one write, before anything from that stream is
  * emitted — so a repeated answer never reaches A2A twice.
  */
-import { unwrapTask } from '../a2a/inbound.js';
+import { TERMINAL_STATES, unwrapTask } from '../a2a/inbound.js';
 import { iacCodeMetadata, sendParams } from '../a2a/outbound.js';
 import type { WirePart } from '../a2a/wire-types.js';
 import { permissionAnswerPart } from '../interrupts/answers.js';
@@ -103,7 +103,8 @@ async function deliverStreamingPermissions(session: RunSession, answers: Answer[
   for (const answer of answers) {
     const part = permissionAnswerPart(answer.pending, session.taskId as string, answer.entry);
     result = await streamAnswer(session, [answer], `agui-resume-${session.request.runId}-${answer.pending.id}`, part, 'a2aPermissionNotAccepted', signal);
-    if (result.newInputs.length > 0) break;
+    // A new interrupt, or a task that ended, stops the sending: what is left stays pending.
+    if (result.newInputs.length > 0 || (result.lastState !== undefined && TERMINAL_STATES.has(result.lastState))) break;
   }
   signal.throwIfAborted();
   const last = result as StreamResult;

@@ -32,6 +32,16 @@ function keepInterrupt(error: unknown): RunFailure {
   return new RunFailure(failure.code, failure.messageKey, false, { cause: error });
 }
 
+/**
+ * The kernel no longer has the task or the session: the execution cannot go on, so it ends — its
+ * pending interrupts with it — and the thread is free for a new turn (SPEC §2 EXECUTION_LOST).
+ * Nothing is sent to the kernel (contract §E.37).
+ */
+async function loseExecution(session: RunSession, key: 'executionLostTask' | 'executionLostSession'): Promise<never> {
+  await session.thread.update(cancelCurrentExecution);
+  throw new RunFailure('EXECUTION_LOST', key, false, { leaseLost: true });
+}
+
 export async function streamResume(session: RunSession, entries: readonly ResumeEntry[], signal: AbortSignal): Promise<void> {
   const { thread, kernel } = session;
   const document = thread.document;
@@ -49,26 +59,23 @@ export async function streamResume(session: RunSession, entries: readonly Resume
     const restored = await kernel.ensureSessionRestored({ cwd: document.cwd, sessionId: session.sessionId, taskId }, { signal }).catch((error: unknown) => {
       throw keepInterrupt(error);
     });
-    if (restored.outcome === 'missing') throw new RunFailure('EXECUTION_LOST', 'executionLostSession', false);
+    if (restored.outcome === 'missing') await loseExecution(session, 'executionLostSession');
     if (restored.outcome === 'backupNotReady') throw new RunFailure('SESSION_BACKUP_NOT_READY', 'sessionBackupNotReady', false);
   }
 
   // 3. The task snapshot, with identity checks.
-  const snapshot = unwrapTask(
-    await kernel.getTask(taskId, 100, { signal }).catch((error: unknown) => {
-      if (error instanceof KernelRpcError && error.rpcCode === TASK_NOT_FOUND) throw new RunFailure('EXECUTION_LOST', 'executionLostTask', false);
-      throw keepInterrupt(error);
-    }),
-  );
+  const found = await kernel.getTask(taskId, 100, { signal }).catch((error: unknown) => {
+    if (error instanceof KernelRpcError && error.rpcCode === TASK_NOT_FOUND) return undefined;
+    throw keepInterrupt(error);
+  });
+  if (!found) return loseExecution(session, 'executionLostTask');
+  const snapshot = unwrapTask(found);
   if (snapshot.taskId !== taskId) throw keepInterrupt(protocolViolation(`GetTask answered task ${String(snapshot.taskId)}`));
   await absorbIdentities(session, snapshot).catch((error: unknown) => {
     throw keepInterrupt(error);
   });
-  if (snapshot.state && TERMINAL_STATES.has(snapshot.state)) {
-    // The kernel ended the task: nothing can be answered any more.
-    await thread.update(cancelCurrentExecution);
-    throw new RunFailure('EXECUTION_LOST', 'executionLostTask', false);
-  }
+  // The kernel ended the task: nothing can be answered any more.
+  if (snapshot.state && TERMINAL_STATES.has(snapshot.state)) return loseExecution(session, 'executionLostTask');
 
   // 4. The snapshot's signals, without its status text and pipeline events (contract §A.6 step 4).
   session.emitAll(session.translator.apply(snapshot, { statusText: false }));
@@ -81,12 +88,13 @@ export async function streamResume(session: RunSession, entries: readonly Resume
   // 6. Reconcile pending with the snapshot, then decide.
   const answering = new Set(entries.map((entry) => entry.interruptId));
   const pending = reconcilePending(document.execution.pending, { inputs: requiredInputs(snapshot.iac), hasProjection: hasInputProjection(snapshot.iac) }, answering, new Set(applied.keys()));
-  if (JSON.stringify(pending) !== JSON.stringify(document.execution.pending)) await thread.update((current) => replacePending(current, pending));
   const plan = planResume({ entries, pending, knownBefore: new Set(document.execution.pending.map((item) => item.id)), applied });
+  // A rejected resume changes nothing: an interrupt discovered now is stored only once it is
+  // announced or answered, so a later resume still treats it as new (contract §D.6).
+  if (plan.kind === 'fail') throw new RunFailure(plan.code, plan.key, false);
+  if (JSON.stringify(pending) !== JSON.stringify(document.execution.pending)) await thread.update((current) => replacePending(current, pending));
 
   switch (plan.kind) {
-    case 'fail':
-      throw new RunFailure(plan.code, plan.key, false);
     case 'moreInterrupts': {
       // Announce every pending interrupt again; nothing is sent to A2A and no session event.
       const committed = await thread.update((current) => commitInterrupts(current, [], session.translator.durableState()));

@@ -36,19 +36,51 @@ export async function finishRun(session: RunSession, result: StreamResult): Prom
  */
 export async function finishWithInterrupt(session: RunSession, inputs: readonly RequiredInput[]): Promise<void> {
   session.translator.rememberText();
-  const document = await session.thread.update((current) => commitInterrupts(current, inputs, session.translator.durableState()));
+  let document: ThreadDocument;
+  try {
+    document = await session.thread.update((current) => commitInterrupts(current, inputs, session.translator.durableState()));
+  } catch (error) {
+    document = await committedAnyway(session, inputs, error);
+  }
   session.emitSessionOnce();
   session.emitAll(session.translator.closeSpans());
   session.emit(session.runFinished({ type: 'interrupt', interrupts: document.execution.pending.map(toInterrupt) }));
 }
 
+/**
+ * A commit whose answer was lost may still have landed: then the interrupt is durable and is
+ * announced. Otherwise nothing is shown and the task is cancelled even though the stored document
+ * may list an older interrupt — the one being committed was never durable (SPEC §4 "Fail closed").
+ */
+async function committedAnyway(session: RunSession, inputs: readonly RequiredInput[], error: unknown): Promise<ThreadDocument> {
+  const failure = new RunFailure('STATE_PERSISTENCE_FAILED', 'statePersistenceFailed', true, { cause: error, forceCancel: true });
+  if (!(error instanceof Error) || !/^Store/.test(error.name)) throw classifyRunError(error);
+  const current = await session.thread.refresh().catch(() => undefined);
+  if (!current) throw failure;
+  const pending = new Set(current.execution.pending.map((item) => item.id));
+  const landed = current.execution.executionId === session.thread.executionId && current.activeRun === null && inputs.every((input) => pending.has(input.id));
+  if (!landed) throw failure;
+  return current;
+}
+
 /** Normal path: session event, closed spans, final write, then RUN_FINISHED or RUN_ERROR. */
 export async function finishFromState(session: RunSession, lastState: string | undefined): Promise<void> {
-  const failure = failureForState(lastState);
+  const reported = failureForState(lastState);
+  // A turn never ends in success while answers are still owed: announce what is pending instead.
+  if (!reported && session.thread.document.execution.pending.length > 0) {
+    await finishWithInterrupt(session, []);
+    return;
+  }
   session.emitSessionOnce();
   session.emitAll(session.translator.closeSpans());
-  if (failure?.abandonTask) {
-    await abandonRun(session, failure);
+  if (reported?.abandonTask) {
+    await abandonRun(session, reported);
+    return;
+  }
+  // Read before this run's own final write, which may itself end the execution.
+  const failure = reported ? await explainFailure(session, reported) : undefined;
+  if (failure?.leaseLost) {
+    session.emit(session.runError(failure));
     return;
   }
   try {
@@ -56,7 +88,7 @@ export async function finishFromState(session: RunSession, lastState: string | u
       endRun(document, { durable: session.translator.durableState(), terminal: lastState !== undefined && TERMINAL_STATES.has(lastState), clearTask: false }),
     );
   } catch (error) {
-    session.emit(session.runError(failure ?? classifyRunError(error)));
+    session.emit(session.runError(failure ?? (await explainFailure(session, classifyRunError(error)))));
     return;
   }
   session.emit(failure ? session.runError(failure) : session.runFinished({ type: 'success' }));
@@ -66,33 +98,58 @@ export async function finishFromState(session: RunSession, lastState: string | u
  * Error path: RUN_ERROR, then — when the failure abandons the task and no interrupt is pending —
  * CancelTask and a terminal execution; in every case the lease is released unless it was lost.
  */
-export async function abandonRun(session: RunSession, failure: RunFailure): Promise<void> {
+export async function abandonRun(session: RunSession, reported: RunFailure): Promise<void> {
+  const failure = await explainFailure(session, reported);
   session.emit(session.runError(failure));
   if (failure.leaseLost) {
     // The thread belongs to someone else now: no write; only a cancelled execution's task is cancelled.
-    if (failure.abandonTask && session.taskId) await session.kernel.cancelTask(session.taskId).catch(() => undefined);
+    if (failure.abandonTask && session.taskId) await cancelQuietly(session, session.taskId);
     return;
   }
   await releaseAfterFailure(session, failure.abandonTask, failure.forceCancel);
 }
 
+/**
+ * A cancel that landed on another instance shows here only as a broken or ended stream; the
+ * thread document tells it apart, and the run then ends with CANCELLED (SPEC §4 "Cancel").
+ */
+async function explainFailure(session: RunSession, failure: RunFailure): Promise<RunFailure> {
+  if (failure.leaseLost || session.startedCancelled || failure.code === 'CANCELLED' || failure.code === 'STATE_PERSISTENCE_FAILED') return failure;
+  const current = await session.thread.refresh().catch(() => undefined);
+  if (current && session.thread.wasCancelled(current)) return new RunFailure('CANCELLED', 'cancelled', true, { cause: failure, leaseLost: true });
+  return failure;
+}
+
+/** CancelTask on a clean-up path: bounded in time, failures only logged (contract §A.7). */
+export async function cancelQuietly(session: RunSession, taskId: string): Promise<void> {
+  await session.kernel
+    .cancelTask(taskId, { signal: AbortSignal.timeout(CLEANUP_CALL_MS) })
+    .catch((error: unknown) => session.deps.logger.warn('CancelTask failed', { error: String(error) }));
+}
+
+const CLEANUP_CALL_MS = 10_000;
+
 /** Cancels the task exactly when no interrupt is pending in the stored document (SPEC §4 "Disconnect"). */
-export async function releaseAfterFailure(session: RunSession, cancelTask: boolean, force = false): Promise<void> {
+export async function releaseAfterFailure(session: RunSession, cancelTask: boolean, force = false): Promise<'cancelled' | 'kept' | 'lost'> {
   const { logger } = session.deps;
   let pending = session.thread.document.execution.pending.length > 0;
+  let owned = true;
   try {
-    pending = (await session.thread.refresh()).execution.pending.length > 0;
+    const current = await session.thread.refresh();
+    pending = current.execution.pending.length > 0;
+    // Another run took the thread over: its task is its business now.
+    owned = current.activeRun?.leaseId === session.thread.leaseId;
   } catch (error) {
     logger.warn('could not re-read the thread before releasing it', { error: String(error) });
   }
+  if (!owned) return 'lost';
   const cancel = cancelTask && (force || !pending) && session.taskId !== undefined;
-  if (cancel && session.taskId) {
-    await session.kernel.cancelTask(session.taskId).catch((error: unknown) => logger.warn('CancelTask failed', { error: String(error) }));
-  }
+  if (cancel && session.taskId) await cancelQuietly(session, session.taskId);
   try {
     const update = cancel ? cancelCurrentExecution : (document: ThreadDocument) => endRun(document, { durable: session.translator.durableState(), terminal: cancelTask && !pending, clearTask: false });
     await session.thread.update(update);
   } catch (error) {
     logger.warn('could not release the thread after a failed run', { error: String(error) });
   }
+  return cancel ? 'cancelled' : 'kept';
 }

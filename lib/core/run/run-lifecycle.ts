@@ -6,8 +6,8 @@
 import type { Language } from '../i18n/catalogue.js';
 import type { RunRequest } from '../protocol/run-request.js';
 import { LeaseKeeper } from './lease-keeper.js';
-import { classifyRunError } from './run-failure.js';
-import { abandonRun, releaseAfterFailure } from './run-ending.js';
+import { classifyRunError, RunFailure } from './run-failure.js';
+import { abandonRun, cancelQuietly, releaseAfterFailure } from './run-ending.js';
 import { streamNewTurn } from './new-turn.js';
 import { streamResume } from './resume.js';
 import { RunSession, type Emit, type RunDeps } from './run-session.js';
@@ -32,13 +32,16 @@ export async function runAdmitted(deps: RunDeps, input: RunInput, emit: Emit): P
   try {
     if (input.orphanTaskId) {
       // The previous holder died mid-run; its task has no one left to read it (SPEC §4 "Busy").
-      await deps.kernel.cancelTask(input.orphanTaskId).catch((error: unknown) => deps.logger.warn('orphan CancelTask failed', { error: String(error) }));
+      await cancelQuietly(session, input.orphanTaskId);
     }
     if (input.request.resume !== undefined) await streamResume(session, input.request.resume, signal);
     else await streamNewTurn(session, signal);
   } catch (error) {
     if (input.signal.aborted && !keeper.lost) {
-      await releaseAfterFailure(session, true);
+      // The caller left (or the instance is shutting down): the disconnect policy decides, then a
+      // terminal event for whoever may still be reading — a client cut off by a shutdown is.
+      const outcome = await releaseAfterFailure(session, true);
+      emit(session.runError(outcome === 'cancelled' ? new RunFailure('CANCELLED', 'cancelled', false) : new RunFailure('A2A_UNAVAILABLE', 'a2aUnavailable', false)));
       return;
     }
     await abandonRun(session, classifyRunError(keeper.lost ?? error));

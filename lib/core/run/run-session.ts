@@ -30,6 +30,8 @@ export class RunSession {
   sessionId: string | undefined;
   /** Set once this run has seen a session id from A2A; a different one after that is a violation. */
   sessionSeenInRun = false;
+  /** The execution was already cancelled when the run began (a resume of a cancelled execution). */
+  readonly startedCancelled: boolean;
   private sessionEmitted = false;
 
   constructor(
@@ -42,6 +44,7 @@ export class RunSession {
     this.make = eventFactory(deps.clock);
     const document = thread.document;
     this.taskId = document.execution.taskId ?? undefined;
+    this.startedCancelled = thread.wasCancelled();
     this.sessionId = document.iacCodeSessionId ?? undefined;
     this.translator = new RunTranslator({
       make: this.make,

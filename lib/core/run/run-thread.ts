@@ -68,6 +68,14 @@ export class RunThread {
 
   private assertLease(document: ThreadDocument): void {
     if (document.activeRun?.leaseId === this.leaseId) return;
-    throw new LeaseLostError(isExecutionTerminal(document, this.executionId));
+    throw new LeaseLostError(this.wasCancelled(document));
+  }
+
+  /**
+   * The run's execution was cancelled — still the thread's current execution, now terminal — as
+   * opposed to rotated out by a run that took over an expired lease (SPEC §4 "Busy").
+   */
+  wasCancelled(document: ThreadDocument = this.current): boolean {
+    return document.execution.executionId === this.executionId && isExecutionTerminal(document, this.executionId);
   }
 }

@@ -8,6 +8,19 @@ import { contextIdFor } from '../a2a/outbound.js';
 import type { RunRequest } from '../protocol/run-request.js';
 import { newExecution, THREAD_SCHEMA_VERSION, type ThreadDocument } from './document.js';
 
+/**
+ * Bounds that keep the document small (SPEC §5): run ids remembered for idempotency, and rotated
+ * executions remembered for the cancel route. Answers are remembered for the current execution only.
+ */
+export const MAX_RUN_DIGESTS = 1000;
+export const MAX_TERMINAL_EXECUTIONS = 100;
+
+function newest<T>(record: Record<string, T>, limit: number): Record<string, T> {
+  const keys = Object.keys(record);
+  if (keys.length <= limit) return record;
+  return Object.fromEntries(keys.slice(keys.length - limit).map((key) => [key, record[key] as T]));
+}
+
 export interface AdmissionContext {
   now: number;
   leaseTtlMs: number;
@@ -70,7 +83,7 @@ export function admitRun(stored: ThreadDocument | undefined, request: RunRequest
       throw new AdapterError('EXECUTION_LOST', 'executionLostRosInvocation');
     }
     return {
-      document: { ...stored, runDigests: { ...stored.runDigests, [request.runId]: request.digest }, activeRun: lease },
+      document: { ...stored, runDigests: newest({ ...stored.runDigests, [request.runId]: request.digest }, MAX_RUN_DIGESTS), activeRun: lease },
       orphanTaskId,
       rotated: false,
     };
@@ -82,8 +95,9 @@ export function admitRun(stored: ThreadDocument | undefined, request: RunRequest
     document: {
       ...stored,
       execution: { ...newExecution(context.newExecutionId(), request.iacCode.rosInvocationId), lastTaskId: execution.taskId ?? execution.lastTaskId },
-      runDigests: { ...stored.runDigests, [request.runId]: request.digest },
-      terminalExecutions: { ...stored.terminalExecutions, [execution.executionId]: execution.rosInvocationId },
+      runDigests: newest({ ...stored.runDigests, [request.runId]: request.digest }, MAX_RUN_DIGESTS),
+      appliedResumes: [],
+      terminalExecutions: newest({ ...stored.terminalExecutions, [execution.executionId]: execution.rosInvocationId }, MAX_TERMINAL_EXECUTIONS),
       activeRun: lease,
     },
     orphanTaskId,

@@ -122,6 +122,24 @@ const question: Scenario = async (script) => {
   script.finish('INPUT_REQUIRED');
 };
 
+/** A question and a sub-pipeline permission open at the same time. */
+const questionAndPermission: Scenario = async (script) => {
+  script.task('SUBMITTED');
+  const question = questionInput(script, 'toolu-q-2');
+  const permission = permissionInput(script, { toolUseId: 'toolu-deploy-9', toolName: 'deploy_stack', title: 'Deploy stack Q.', target: 'vpc-q', sideband: { subPipelineId: 'sub-q' } });
+  script.exposed = { input: question, pendingPermissions: [permission] };
+  script.status('INPUT_REQUIRED', { input: question, pendingPermissions: [permission] });
+  const chosen = await script.awaitAnswer(awaited(question));
+  script.exposed = { pendingPermissions: [permission] };
+  script.status('WORKING', { inputReceived: { kind: 'ask_user_question', inputId: question['inputId'], toolUseId: 'toolu-q-2' } });
+  await words(script, `Plan noted: ${chosen.kind === 'text' ? chosen.text : '?'}. `);
+  script.status('INPUT_REQUIRED', { pendingPermissions: [permission] });
+  const decision = await script.awaitAnswer(awaited(permission, true));
+  script.exposed = {};
+  await words(script, `Deployment ${decision.kind === 'permission' ? decision.decision : '?'}. `);
+  script.finish('INPUT_REQUIRED');
+};
+
 const candidates: Scenario = async (script) => {
   script.task('SUBMITTED');
   await words(script, 'Two architectures fit. ');
@@ -149,6 +167,7 @@ export function interruptScenarios(controls: EmulatorControls): Record<string, S
     'subpipeline-permission': subPipelinePermission,
     question,
     candidates,
+    'question-and-permission': questionAndPermission,
     pipeline: pipelineScenario,
     'session-missing': sessionMissing,
   };

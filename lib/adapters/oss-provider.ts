@@ -1,0 +1,88 @@
+/**
+ * The OSS thread store per request (SPEC §6; lib/http/app.ts `storeFor`): a store bound to the
+ * current request's FC role credentials (they rotate), else to the environment's. Clients are
+ * cached per credential set — keyed by a one-way fingerprint, bounded — and share one cache of
+ * the last revision seen per thread. Credentials never reach a log line or an error message.
+ */
+import { StoreUnavailableError, type StoredDocument, type ThreadStore } from '../core/ports.js';
+import type { OssSettings } from './config.js';
+import { credentialFingerprint, credentialsFromHeaders, type OssCredentials } from './oss-credentials.js';
+import { LruMap, RevisionCache } from './oss-lru.js';
+import { AliOssObjects, type OssObjects } from './oss-objects.js';
+import { OssThreadStore, type OssStoreOptions } from './oss-store.js';
+
+export interface OssProviderOptions extends Omit<OssStoreOptions, 'prefix' | 'cache'> {
+  /** Distinct credential sets kept with a ready client; default 16. */
+  clientCacheSize?: number;
+  /** Tests only: wraps each client (a fault the emulator cannot produce). */
+  wrapObjects?: (objects: OssObjects) => OssObjects;
+}
+
+/** Answers every call with 503-worthy StoreUnavailableError: no credentials reached this request. */
+class MissingCredentialsStore implements ThreadStore {
+  readonly kind = 'oss' as const;
+
+  load(): Promise<StoredDocument | undefined> {
+    return Promise.reject(this.error());
+  }
+
+  save(): Promise<number> {
+    return Promise.reject(this.error());
+  }
+
+  private error(): StoreUnavailableError {
+    return new StoreUnavailableError('No OSS credentials: neither x-fc-access-key-* request headers nor ALIBABA_CLOUD_ACCESS_KEY_* are set.');
+  }
+}
+
+export class OssStoreProvider {
+  readonly kind = 'oss' as const;
+  private readonly stores: LruMap<string, OssThreadStore>;
+  private readonly revisions = new RevisionCache();
+
+  constructor(
+    private readonly settings: OssSettings,
+    private readonly options: OssProviderOptions = {},
+  ) {
+    this.stores = new LruMap(options.clientCacheSize ?? 16);
+  }
+
+  /** The store for this request; `undefined` (no request) means the environment's credentials. */
+  storeFor(request?: Request): ThreadStore {
+    const credentials = (request && credentialsFromHeaders(request.headers)) ?? this.settings.credentials;
+    if (credentials === undefined) return new MissingCredentialsStore();
+    const fingerprint = credentialFingerprint(credentials);
+    let store = this.stores.get(fingerprint);
+    if (store === undefined) {
+      store = this.createStore(credentials);
+      this.stores.set(fingerprint, store);
+    }
+    return store;
+  }
+
+  private createStore(credentials: OssCredentials): OssThreadStore {
+    const { settings, options } = this;
+    const client = new AliOssObjects(
+      {
+        endpoint: settings.endpoint,
+        bucket: settings.bucket,
+        region: settings.region,
+        signature: settings.signature,
+        timeoutMs: settings.timeoutMs,
+        pathStyle: settings.pathStyle,
+      },
+      {
+        accessKeyId: credentials.accessKeyId.reveal(),
+        accessKeySecret: credentials.accessKeySecret.reveal(),
+        securityToken: credentials.securityToken?.reveal(),
+      },
+    );
+    const objects = options.wrapObjects ? options.wrapObjects(client) : client;
+    const storeOptions: OssStoreOptions = { prefix: settings.prefix, cache: this.revisions };
+    if (options.keepRevisions !== undefined) storeOptions.keepRevisions = options.keepRevisions;
+    if (options.attempts !== undefined) storeOptions.attempts = options.attempts;
+    if (options.backoffMs !== undefined) storeOptions.backoffMs = options.backoffMs;
+    if (options.pageSize !== undefined) storeOptions.pageSize = options.pageSize;
+    return new OssThreadStore(objects, storeOptions);
+  }
+}
