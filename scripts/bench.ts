@@ -3,8 +3,12 @@
  * same run (never as timing assertions in tests). Prints a table and, with --json, one JSON
  * document.
  *
- *   npm run bench [-- --json] [-- --only translation,turns,fc]
+ *   npm run bench [-- --json] [-- --only translation,turns,fc,oss]
+ *
+ * OSS request counts (per admission, turn, interrupt, resume) come from scripts/bench-oss.ts.
  */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { benchFunctionCompute } from './bench/function-compute.js';
 import type { Comparison } from './bench/measure.js';
 import { benchTranslation } from './bench/translation.js';
@@ -29,11 +33,16 @@ async function main(): Promise<void> {
     rows.push(fc.coldStart);
     report['bundles'] = fc.bundles;
   }
+  if (wanted('oss')) {
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/bench-oss.ts'], { maxBuffer: 16 * 1024 * 1024 });
+    report['ossRequests'] = JSON.parse(stdout);
+  }
   report['comparisons'] = rows;
   if (json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   else {
     process.stdout.write(`${table(rows)}\n`);
     if (report['bundles']) process.stdout.write(`bundles: ${JSON.stringify(report['bundles'])}\n`);
+    if (report['ossRequests']) process.stdout.write(`OSS requests: ${JSON.stringify(report['ossRequests'])}\n`);
   }
 }
 

@@ -18,10 +18,19 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildFunctions, PROJECT_ROOT } from './build.js';
 
-/** The thread store local:fc gives the bundle. LATER: 'oss' with the local OSS emulator — a one-line switch here. */
-const LOCAL_STORE: LocalStore = 'file';
+/** The thread store local:fc gives the bundle: OSS through the local OSS emulator, as in FC. */
+const LOCAL_STORE: LocalStore = 'oss';
 
 export type LocalStore = 'file' | 'oss';
+
+/** Where the bundle finds OSS locally, and the role credentials FC would hand it. */
+export interface LocalOss {
+  endpoint: string;
+  bucket: string;
+  region: string;
+  /** FC sets ALIBABA_CLOUD_* for the function's role; omit them to rely on the per-request x-fc-* headers. */
+  credentials?: { accessKeyId: string; accessKeySecret: string; securityToken?: string };
+}
 type Env = Record<string, string>;
 
 // ---------------------------------------------------------------------------------------------
@@ -103,9 +112,16 @@ export async function localFcRuntime(root = PROJECT_ROOT): Promise<FcRuntime> {
 // The bundle as a child process.
 
 /** The store settings the bundle gets locally (LOCAL_STORE chooses). */
-function storeEnvironment(store: LocalStore, stateDir: string): Env {
+function storeEnvironment(store: LocalStore, stateDir: string, oss: LocalOss | undefined): Env {
   if (store === 'file') return { IAC_CODE_AGUI_STATE_STORE: 'file', IAC_CODE_AGUI_STATE_DIR: stateDir };
-  throw new Error('local:fc with the OSS store needs the OSS driver and lib/emulators/oss (not wired yet)');
+  if (!oss) throw new Error('local:fc with the OSS store needs the OSS endpoint (options.oss)');
+  const env: Env = { IAC_CODE_AGUI_STATE_STORE: 'oss', IAC_CODE_AGUI_OSS_ENDPOINT: oss.endpoint, IAC_CODE_AGUI_OSS_BUCKET: oss.bucket, IAC_CODE_AGUI_OSS_REGION: oss.region };
+  if (oss.credentials) {
+    env['ALIBABA_CLOUD_ACCESS_KEY_ID'] = oss.credentials.accessKeyId;
+    env['ALIBABA_CLOUD_ACCESS_KEY_SECRET'] = oss.credentials.accessKeySecret;
+    if (oss.credentials.securityToken) env['ALIBABA_CLOUD_SECURITY_TOKEN'] = oss.credentials.securityToken;
+  }
+  return env;
 }
 
 /** FC's own variables for a custom-runtime instance (FC 3.0 "environment variables" reference). */
@@ -137,6 +153,7 @@ export interface StartOptions {
   authToken?: string;
   stateDir: string;
   store?: LocalStore;
+  oss?: LocalOss;
   /** Defaults to the port s.yaml declares. */
   port?: number;
   /** Code folder to run instead of the one s.yaml names (tests run a build made elsewhere). */
@@ -208,7 +225,7 @@ export async function startFcLocal(options: StartOptions): Promise<RunningFuncti
     IAC_CODE_AGUI_A2A_URL: options.a2aUrl,
     IAC_CODE_AGUI_A2A_TOKEN: options.a2aToken ?? '',
     IAC_CODE_AGUI_AUTH_TOKEN: options.authToken ?? '',
-    ...storeEnvironment(options.store ?? LOCAL_STORE, options.stateDir),
+    ...storeEnvironment(options.store ?? (options.oss ? 'oss' : 'file'), options.stateDir, options.oss),
     ...options.env,
   };
   const [program, ...rest] = [...command, ...runtime.args];
@@ -244,10 +261,15 @@ export async function startFcLocal(options: StartOptions): Promise<RunningFuncti
 
 async function main(): Promise<void> {
   const { startA2AEmulator } = await import('../lib/emulators/a2a/server.js');
+  const { startOssEmulator } = await import('../lib/emulators/oss/server.js');
   await buildFunctions();
   const runtime = await localFcRuntime();
   const a2aToken = randomBytes(16).toString('hex');
   const emulator = await startA2AEmulator({ token: a2aToken });
+  // The role's STS credentials, as FC hands them to the function.
+  const role = { accessKeyId: `STS.${randomBytes(8).toString('hex')}`, accessKeySecret: randomBytes(16).toString('hex'), securityToken: randomBytes(24).toString('base64') };
+  const ossEmulator = LOCAL_STORE === 'oss' ? await startOssEmulator({ credentials: [role], region: runtime.region }) : undefined;
+  const oss = ossEmulator ? { endpoint: ossEmulator.endpoint, bucket: 'agui-state', region: runtime.region, credentials: role } : undefined;
   const stateDir = await mkdtemp(join(tmpdir(), 'agui-fc-state-'));
   const authToken = process.env['IAC_CODE_AGUI_AUTH_TOKEN'] || undefined;
   const fn = await startFcLocal({
@@ -256,6 +278,8 @@ async function main(): Promise<void> {
     a2aToken,
     authToken,
     stateDir,
+    store: LOCAL_STORE,
+    oss,
     detached: true,
     onLine: (line, stream) => (stream === 'stderr' ? process.stderr : process.stdout).write(`${line}\n`),
   });
@@ -274,7 +298,7 @@ async function main(): Promise<void> {
       '',
       `FC web function "${runtime.functionName}" (bundle ${runtime.codeDir}) listening on ${fn.url}`,
       `started as FC would: ${fn.commandLine.join(' ')} (cwd = code folder)${fn.substitutedNode ? ` — ${runtime.command[0]} is absent here, so this machine's node runs it` : ''}`,
-      `A2A kernel: built-in emulator at ${emulator.url}; thread store: ${LOCAL_STORE} (${stateDir}); auth: ${authToken ? 'IAC_CODE_AGUI_AUTH_TOKEN' : 'none (set IAC_CODE_AGUI_AUTH_TOKEN to require it)'}`,
+      `A2A kernel: built-in emulator at ${emulator.url}; thread store: ${oss ? `oss (emulator at ${oss.endpoint}, bucket ${oss.bucket})` : `file (${stateDir})`}; auth: ${authToken ? 'IAC_CODE_AGUI_AUTH_TOKEN' : 'none (set IAC_CODE_AGUI_AUTH_TOKEN to require it)'}`,
       '',
       `  curl -N ${fn.url}/ -H 'Content-Type: application/json' -H 'Accept: text/event-stream' -H 'x-fc-request-id: local-1'${auth} \\`,
       `    -d '${body}'`,
@@ -288,6 +312,7 @@ async function main(): Promise<void> {
     stopping = true;
     const { code, signal } = await fn.stop('SIGTERM');
     await emulator.close();
+    await ossEmulator?.close();
     await rm(stateDir, { recursive: true, force: true });
     process.exit(code ?? (signal ? 1 : 0));
   };

@@ -1,0 +1,89 @@
+/**
+ * The FC-local path on OSS, as in the cloud (issue 5): the built bundle started like FC's custom
+ * runtime, state in the OSS emulator, A2A through the A2A emulator; a turn, an interrupt and its
+ * resume over real HTTP; and the role credentials FC sends with each request (x-fc-*) used for OSS.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startA2AEmulator, type A2AEmulator } from '../../lib/emulators/a2a/server.js';
+import { startOssEmulator, type OssEmulator } from '../../lib/emulators/oss/server.js';
+import type { BuiltFunction } from '../../scripts/build.js';
+import { localFcRuntime, startFcLocal, type RunningFunction } from '../../scripts/local-fc.js';
+import { runBody, uniqueId } from '../support/fixtures.js';
+import { interruptsOf, lastEvent, resolved } from '../support/interrupts.js';
+import { readSse } from '../support/sse.js';
+import { buildIntoTemp, freePort } from './fc-support.js';
+
+/** The function's role: FC rotates these and sends the current ones with every request. */
+const role = { accessKeyId: `STS.${randomBytes(6).toString('hex')}`, accessKeySecret: randomBytes(16).toString('hex'), securityToken: randomBytes(20).toString('base64') };
+/** Stale credentials in the environment: OSS refuses them, so only the request's headers work. */
+const stale = { accessKeyId: `STS.${randomBytes(6).toString('hex')}`, accessKeySecret: randomBytes(16).toString('hex'), securityToken: 'expired' };
+
+let agui: BuiltFunction;
+let outDir: string;
+let scratch: string;
+let kernel: A2AEmulator;
+let oss: OssEmulator;
+let fn: RunningFunction;
+
+beforeAll(async () => {
+  ({ outDir, agui } = await buildIntoTemp());
+  const runtime = await localFcRuntime();
+  kernel = await startA2AEmulator();
+  oss = await startOssEmulator({ credentials: [role], region: runtime.region });
+  scratch = await mkdtemp(join(tmpdir(), 'agui-fc-oss-'));
+  fn = await startFcLocal({
+    runtime,
+    codeDir: agui.codeDir,
+    port: await freePort(),
+    a2aUrl: kernel.url,
+    stateDir: scratch,
+    oss: { endpoint: oss.endpoint, bucket: 'agui-state', region: runtime.region, credentials: stale },
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await fn?.stop('SIGKILL');
+  await kernel?.close();
+  await oss?.close();
+  await Promise.all([outDir, scratch].filter(Boolean).map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+const fcHeaders = { 'x-fc-access-key-id': role.accessKeyId, 'x-fc-access-key-secret': role.accessKeySecret, 'x-fc-security-token': role.securityToken };
+
+async function run(body: unknown, headers: Record<string, string> = fcHeaders) {
+  const response = await fetch(`${fn.url}/`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-fc-request-id': uniqueId('req'), ...headers }, body: JSON.stringify(body) });
+  return { status: response.status, response };
+}
+
+describe('FC-local on OSS', () => {
+  it('reports the oss store', async () => {
+    expect(await (await fetch(`${fn.url}/health`)).json()).toMatchObject({ store: 'oss' });
+  });
+
+  it('runs a turn, an interrupt and its resume, keeping state only in OSS', async () => {
+    const threadId = uniqueId('thread');
+    const turn = await run(runBody({ threadId }));
+    expect(turn.status).toBe(200);
+    expect(lastEvent(await readSse(turn.response))).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
+    const first = await run(runBody({ threadId, text: 'permission' }));
+    const [interrupt] = interruptsOf(await readSse(first.response));
+    expect(oss.objectKeys().some((key) => key.startsWith('agui/threads/'))).toBe(true);
+    const resume = await run(runBody({ threadId, resume: [resolved(interrupt!.id, { decision: 'allow_once' })] }));
+    expect(lastEvent(await readSse(resume.response))).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
+    const answers = kernel.callsOf('SendStreamingMessage').filter((call) => JSON.stringify(call.params).includes(interrupt!.id));
+    expect(answers).toHaveLength(1);
+  });
+
+  it("uses the request's role credentials: without them the stale environment credentials are refused (503)", async () => {
+    const refused = await run(runBody(), {});
+    expect(refused.status).toBe(503);
+    expect(((await refused.response.json()) as { error: { code: string } }).error.code).toBe('STATE_UNAVAILABLE');
+    expect(fn.lines.join('\n')).not.toContain(role.accessKeySecret);
+    expect(fn.lines.join('\n')).not.toContain(role.securityToken);
+    expect(fn.lines.join('\n')).not.toContain(stale.accessKeySecret);
+  });
+});
