@@ -127,7 +127,7 @@ export async function cancelQuietly(session: RunSession, taskId: string): Promis
     .catch((error: unknown) => session.deps.logger.warn('CancelTask failed', { error: String(error) }));
 }
 
-const CLEANUP_CALL_MS = 10_000;
+const CLEANUP_CALL_MS = 5_000;
 
 /** Cancels the task exactly when no interrupt is pending in the stored document (SPEC §4 "Disconnect"). */
 export async function releaseAfterFailure(session: RunSession, cancelTask: boolean, force = false): Promise<'cancelled' | 'kept' | 'lost'> {
