@@ -5,15 +5,16 @@
  *   npm start                                  # in one terminal
  *   npx tsx scripts/ros-example.ts             # in another; or: ... -- --url https://<trigger-url>
  *
- * 1. Execution A: a normal turn under its own rosInvocationId; the `iac-code.session.v1` event
- *    names the executionId the adapter gave it.
+ * 1. Execution A under its own rosInvocationId; the `iac-code.session.v1` event names the
+ *    executionId the adapter gave it. The turn stops for a permission (the emulator's `permission`
+ *    scenario): RUN_FINISHED carries outcome "interrupt", and a `resume` run — same threadId, a new
+ *    runId, the same rosInvocationId — answers every interrupt (permissions allow_once; questions
+ *    and choices take their first option), until the execution's turn succeeds.
  * 2. Execution B on the same thread under a new rosInvocationId (a new execution on the same A2A
  *    context, SPEC §4 "Identity"): a long turn, cancelled while it streams with
  *    POST /extensions/iac-code/v1/executions/{executionId}/cancel {threadId, rosInvocationId};
  *    the stream ends with RUN_ERROR CANCELLED, and a second cancel answers "already_terminal".
  *
- * Interrupts (RUN_FINISHED outcome "interrupt", answered by a `resume` run) are printed when they
- * happen; a scripted interrupt-and-resume scenario arrives with the emulator's interrupt scenarios.
  * Uses $IAC_CODE_AGUI_AUTH_TOKEN as the bearer token when set. Exit code 0 when every step behaved.
  */
 import { randomUUID } from 'node:crypto';
@@ -42,6 +43,21 @@ async function cancel(baseUrl: string, executionId: string, threadId: string, ro
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
+interface Interrupt {
+  id: string;
+  reason: string;
+  metadata?: { standardOptions?: Array<{ id: string }> };
+}
+
+/** An answer for each interrupt: what a ROS invocation's policy would decide (here: go ahead). */
+function answersFor(interrupts: Interrupt[]): Array<Record<string, unknown>> {
+  return interrupts.map((interrupt) => {
+    if (interrupt.reason === 'tool_call') return { interruptId: interrupt.id, status: 'resolved', payload: { decision: 'allow_once' } };
+    const first = interrupt.metadata?.standardOptions?.[0];
+    return { interruptId: interrupt.id, status: 'resolved', payload: first ? { selectedId: first.id } : { freeText: 'Go ahead.' } };
+  });
+}
+
 async function main(): Promise<number> {
   const args = process.argv.slice(2);
   const url = option(args, '--url', args.find((arg) => /^https?:\/\//.test(arg)) ?? 'http://127.0.0.1:8000');
@@ -54,18 +70,24 @@ async function main(): Promise<number> {
   out(`thread ${threadId} on ${url}`);
   const invocationA = `ros-invocation-${randomUUID()}`;
   out(`\n[1] execution A: normal turn, rosInvocationId ${invocationA}`);
-  const first = await postRun(url, runAgentInput({ threadId, rosInvocationId: invocationA, message: 'hello, create a VPC template', cwd }));
-  if (first.status !== 200) {
-    out(`POST / -> ${first.status} ${await first.text()}`);
-    return 1;
+  let body: Record<string, unknown> = runAgentInput({ threadId, rosInvocationId: invocationA, message: option(args, '--message', 'permission to run terraform plan'), cwd });
+  for (let round = 0; round < 5; round += 1) {
+    const response = await postRun(url, body);
+    if (response.status !== 200) {
+      out(`POST / -> ${response.status} ${await response.text()}`);
+      return 1;
+    }
+    const end = (await readEvents(response, (event) => out(`  ${describeEvent(event)}`))).at(-1);
+    const outcome = end?.['outcome'] as { type?: string; interrupts?: Interrupt[] } | undefined;
+    if (end?.type !== 'RUN_FINISHED') {
+      ok = false;
+      break;
+    }
+    if (outcome?.type !== 'interrupt') break;
+    const resume = answersFor(outcome.interrupts ?? []);
+    out(`  -> interrupted: resuming with ${JSON.stringify(resume)} (same threadId, new runId, same rosInvocationId)`);
+    body = { ...runAgentInput({ threadId, rosInvocationId: invocationA, message: '', cwd }), messages: [], resume };
   }
-  const events = await readEvents(first, (event) => out(`  ${describeEvent(event)}`));
-  const end = events.at(-1);
-  const outcome = (end?.['outcome'] as { type?: string } | undefined)?.type;
-  if (end?.type === 'RUN_FINISHED' && outcome === 'interrupt') {
-    out('  -> interrupted: answer every interrupt with a `resume` run (same threadId, new runId, same rosInvocationId)');
-  }
-  ok &&= end?.type === 'RUN_FINISHED';
 
   const invocationB = `ros-invocation-${randomUUID()}`;
   out(`\n[2] execution B on the same thread: long turn, rosInvocationId ${invocationB}, cancelled while it streams`);

@@ -130,9 +130,10 @@ describe('the bundle started as FC starts it', () => {
     expect(stdout).not.toContain(authToken);
   });
 
-  it('runs the ROS example: a normal turn, then a live execution cancelled through the cancel endpoint', async () => {
+  it('runs the ROS example: an interrupted turn resumed, then a live execution cancelled through the cancel endpoint', async () => {
     const { code, stdout } = await runScript('ros-example.ts', ['--url', fn.url]);
     expect(stdout).toContain('ros-example: ok');
+    expect(stdout).toMatch(/interrupted: resuming with .*"decision":"allow_once"/);
     expect(stdout).toMatch(/cancel -> 200 .*"status":"cancelled"/);
     expect(stdout).toMatch(/cancel again -> 200 .*"status":"already_terminal"/);
     expect(stdout).toMatch(/RUN_ERROR .*"CANCELLED"/);
