@@ -16,6 +16,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { demoCurl } from './demo-request.js';
 import { buildFunctions, PROJECT_ROOT } from './build.js';
 
 /** The thread store local:fc gives the bundle: OSS through the local OSS emulator, as in FC. */
@@ -283,16 +284,6 @@ async function main(): Promise<void> {
     detached: true,
     onLine: (line, stream) => (stream === 'stderr' ? process.stderr : process.stdout).write(`${line}\n`),
   });
-  const auth = authToken ? " -H 'Authorization: Bearer $IAC_CODE_AGUI_AUTH_TOKEN'" : '';
-  const body = JSON.stringify({
-    threadId: 'fc-demo-thread',
-    runId: 'run-1',
-    state: {},
-    messages: [{ id: 'message-1', role: 'user', content: 'hello, create a VPC template' }],
-    tools: [],
-    context: [],
-    forwardedProps: { iacCode: { schemaVersion: 1, rosInvocationId: 'invocation-1', cwd: '/workspace/demo' } },
-  });
   process.stdout.write(
     [
       '',
@@ -300,8 +291,7 @@ async function main(): Promise<void> {
       `started as FC would: ${fn.commandLine.join(' ')} (cwd = code folder)${fn.substitutedNode ? ` — ${runtime.command[0]} is absent here, so this machine's node runs it` : ''}`,
       `A2A kernel: built-in emulator at ${emulator.url}; thread store: ${oss ? `oss (emulator at ${oss.endpoint}, bucket ${oss.bucket})` : `file (${stateDir})`}; auth: ${authToken ? 'IAC_CODE_AGUI_AUTH_TOKEN' : 'none (set IAC_CODE_AGUI_AUTH_TOKEN to require it)'}`,
       '',
-      `  curl -N ${fn.url}/ -H 'Content-Type: application/json' -H 'Accept: text/event-stream' -H 'x-fc-request-id: local-1'${auth} \\`,
-      `    -d '${body}'`,
+      demoCurl(fn.url, { threadId: 'fc-demo-thread', withAuth: Boolean(authToken), extraHeaders: " -H 'x-fc-request-id: local-1'" }),
       `  npm run smoke -- ${fn.url}`,
       '',
     ].join('\n'),

@@ -9,6 +9,7 @@ import { composeApp } from '../lib/adapters/compose.js';
 import { ConfigError, loadConfig, type Config } from '../lib/adapters/config.js';
 import { createLogger } from '../lib/adapters/logger.js';
 import { listen } from '../lib/adapters/node-server.js';
+import { demoCurl } from './demo-request.js';
 import { startA2AEmulator } from '../lib/emulators/a2a/server.js';
 import { startOssEmulator, type OssEmulator } from '../lib/emulators/oss/server.js';
 
@@ -53,16 +54,6 @@ async function main(): Promise<void> {
   const emulator = config.a2aUrl ? undefined : await startA2AEmulator({ token: config.a2aToken?.reveal() });
   const { app } = composeApp(config, logger, config.a2aUrl ?? (emulator as { url: string }).url);
   const server = await listen(app, logger, config.host, config.port);
-  const auth = config.authToken ? " -H 'Authorization: Bearer $IAC_CODE_AGUI_AUTH_TOKEN'" : '';
-  const body = JSON.stringify({
-    threadId: 'demo-thread',
-    runId: 'run-1',
-    state: {},
-    messages: [{ id: 'message-1', role: 'user', content: 'hello, create a VPC template' }],
-    tools: [],
-    context: [],
-    forwardedProps: { iacCode: { schemaVersion: 1, rosInvocationId: 'invocation-1', cwd: '/workspace/demo' } },
-  });
   process.stdout.write(
     [
       '',
@@ -70,8 +61,7 @@ async function main(): Promise<void> {
       `A2A kernel: ${emulator ? `built-in emulator at ${emulator.url}` : 'IAC_CODE_AGUI_A2A_URL'}; thread store: ${describeStore(config, oss.emulator)}`,
       '',
       'Try a streamed turn (change runId for every request):',
-      `  curl -N ${server.url}/ -H 'Content-Type: application/json' -H 'Accept: text/event-stream'${auth} \\`,
-      `    -d '${body}'`,
+      demoCurl(server.url, { threadId: 'demo-thread', withAuth: Boolean(config.authToken) }),
       '',
     ].join('\n'),
   );

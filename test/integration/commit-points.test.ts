@@ -28,6 +28,16 @@ async function documentOf(threadId: string) {
   return (await store.inner.load(threadId))?.document as { execution: { pending: Array<{ id: string }>; taskId: string | null; lastTaskId: string | null }; activeRun: unknown };
 }
 
+/** The document once the run that held the thread released it (the disconnect clean-up is asynchronous). */
+async function releasedDocumentOf(threadId: string) {
+  let document = await documentOf(threadId);
+  for (let i = 0; i < 100 && document.activeRun !== null; i += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    document = await documentOf(threadId);
+  }
+  return document;
+}
+
 async function interrupted(scenario = 'permission') {
   const threadId = uniqueId('thread');
   const first = await stack.run(runBody({ threadId, text: scenario }));
@@ -143,11 +153,7 @@ describe('disconnects around interrupts', () => {
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
     controller.abort();
-    let document = await documentOf(threadId);
-    for (let i = 0; i < 100 && document.activeRun !== null; i += 1) {
-      await new Promise((resolve) => setTimeout(resolve, 10));
-      document = await documentOf(threadId);
-    }
+    const document = await releasedDocumentOf(threadId);
     expect(document.activeRun).toBeNull();
     expect(document.execution.pending.map((item) => item.id)).toEqual([interrupt.id]);
     expect(cancelledTasks()).toHaveLength(cancels);
@@ -169,11 +175,7 @@ describe('disconnects around interrupts', () => {
     let seen = '';
     while (!seen.includes('apply step')) seen += new TextDecoder().decode((await reader.read()).value);
     controller.abort();
-    let document = await documentOf(threadId);
-    for (let i = 0; i < 100 && document.activeRun !== null; i += 1) {
-      await new Promise((resolve) => setTimeout(resolve, 10));
-      document = await documentOf(threadId);
-    }
+    const document = await releasedDocumentOf(threadId);
     expect(document.execution.pending).toEqual([]);
     expect(document.execution.taskId).toBeNull();
     expect(cancelledTasks()).toContain(sessionValue(first.sse)?.['taskId']);
