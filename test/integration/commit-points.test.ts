@@ -28,6 +28,18 @@ async function documentOf(threadId: string) {
   return (await store.inner.load(threadId))?.document as { execution: { pending: Array<{ id: string }>; taskId: string | null; lastTaskId: string | null }; activeRun: unknown };
 }
 
+/** Starts a resume allowing `interruptId` whose stream the test can read and then abandon. */
+async function startResume(threadId: string, interruptId: string) {
+  const controller = new AbortController();
+  const response = await fetch(`${stack.url}/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(runBody({ threadId, resume: [resolved(interruptId, { decision: 'allow_once' })] })),
+    signal: controller.signal,
+  });
+  return { controller, reader: response.body!.getReader() };
+}
+
 /** The document once the run that held the thread released it (the disconnect clean-up is asynchronous). */
 async function releasedDocumentOf(threadId: string) {
   let document = await documentOf(threadId);
@@ -139,14 +151,7 @@ describe('disconnects around interrupts', () => {
     const { threadId, interrupt } = await interrupted();
     stack.emulator.controls.rpcFaults.push({ method: 'SendStreamingMessage', kind: 'hang' });
     const cancels = cancelledTasks().length;
-    const controller = new AbortController();
-    const response = await fetch(`${stack.url}/`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(runBody({ threadId, resume: [resolved(interrupt.id, { decision: 'allow_once' })] })),
-      signal: controller.signal,
-    });
-    const reader = response.body!.getReader();
+    const { controller, reader } = await startResume(threadId, interrupt.id);
     await reader.read();
     // Wait until the answer is on its way to A2A, then leave.
     for (let i = 0; i < 100 && !stack.emulator.calls.some((call) => call.method === 'SendStreamingMessage' && JSON.stringify(call.params).includes(interrupt.id)); i += 1) {
@@ -164,14 +169,7 @@ describe('disconnects around interrupts', () => {
 
   it('during a resume whose answer was accepted: nothing is pending any more, so the task is cancelled', async () => {
     const { threadId, first, interrupt } = await interrupted('permission-long');
-    const controller = new AbortController();
-    const response = await fetch(`${stack.url}/`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(runBody({ threadId, resume: [resolved(interrupt.id, { decision: 'allow_once' })] })),
-      signal: controller.signal,
-    });
-    const reader = response.body!.getReader();
+    const { controller, reader } = await startResume(threadId, interrupt.id);
     let seen = '';
     while (!seen.includes('apply step')) seen += new TextDecoder().decode((await reader.read()).value);
     controller.abort();

@@ -9,10 +9,9 @@
 import { createRequire } from 'node:module';
 import OSS from 'ali-oss';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { emulatorClient, type ClientOptions, type Signing } from './ali-oss-client.js';
 import { startOssEmulator, type OssEmulator } from '../../lib/emulators/oss/server.js';
 
-type Signing = 'V1' | 'V4';
-type ClientOptions = OSS.Options & { sldEnable?: boolean };
 
 /** The signing helpers ali-oss 6.23 itself uses (lib/common/signUtils.js), as an independent oracle. */
 interface SignUtils {
@@ -41,19 +40,8 @@ afterAll(async () => {
 });
 
 function client(signing: Signing, extra: Partial<ClientOptions> = {}): OSS {
-  const options: ClientOptions = {
-    endpoint: emulator.endpoint,
-    bucket: 'agui-state',
-    accessKeyId: 'test-ak',
-    accessKeySecret: 'test-secret',
-    region: 'cn-hangzhou',
-    authorizationV4: signing === 'V4',
-    sldEnable: true,
-    // Silences ali-oss's "set refreshSTSToken" warning; no refresh function means no refresh.
-    refreshSTSTokenInterval: 3_600_000,
-    ...extra,
-  };
-  return new OSS(options);
+  // Silences ali-oss's "set refreshSTSToken" warning; no refresh function means no refresh.
+  return emulatorClient(emulator.endpoint, signing, { refreshSTSTokenInterval: 3_600_000, ...extra });
 }
 
 interface RawRequest {

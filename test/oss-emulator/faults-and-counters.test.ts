@@ -6,10 +6,9 @@
  */
 import OSS from 'ali-oss';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { emulatorClient, type ClientOptions, type Signing } from './ali-oss-client.js';
 import { startOssEmulator, type OssEmulator } from '../../lib/emulators/oss/server.js';
 
-type Signing = 'V1' | 'V4';
-type ClientOptions = OSS.Options & { sldEnable?: boolean };
 
 let emulator: OssEmulator;
 beforeEach(async () => {
@@ -20,17 +19,7 @@ afterEach(async () => {
 });
 
 function client(signing: Signing = 'V1', extra: Partial<ClientOptions> = {}): OSS {
-  const options: ClientOptions = {
-    endpoint: emulator.endpoint,
-    bucket: 'agui-state',
-    accessKeyId: 'test-ak',
-    accessKeySecret: 'test-secret',
-    region: 'cn-hangzhou',
-    authorizationV4: signing === 'V4',
-    sldEnable: true,
-    ...extra,
-  };
-  return new OSS(options);
+  return emulatorClient(emulator.endpoint, signing, extra);
 }
 
 const createOnly = { headers: { 'x-oss-forbid-overwrite': 'true' } };

@@ -6,22 +6,12 @@
  */
 import OSS from 'ali-oss';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { emulatorClient, type Signing } from './ali-oss-client.js';
 import { startOssEmulator, type OssEmulator } from '../../lib/emulators/oss/server.js';
 
-type Signing = 'V1' | 'V4';
-type ClientOptions = OSS.Options & { sldEnable?: boolean };
 
 function client(emulator: OssEmulator, signing: Signing, bucket = 'agui-state'): OSS {
-  const options: ClientOptions = {
-    endpoint: emulator.endpoint,
-    bucket,
-    accessKeyId: 'test-ak',
-    accessKeySecret: 'test-secret',
-    region: 'oss-cn-hangzhou',
-    authorizationV4: signing === 'V4',
-    sldEnable: true,
-  };
-  return new OSS(options);
+  return emulatorClient(emulator.endpoint, signing, { bucket });
 }
 
 /** The raw XML ali-oss received (urllib keeps it on res.data). */

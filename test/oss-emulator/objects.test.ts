@@ -7,25 +7,14 @@
 import { createHash } from 'node:crypto';
 import OSS from 'ali-oss';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { emulatorClient, type ClientOptions, type Signing } from './ali-oss-client.js';
 import { startOssEmulator, type OssEmulator } from '../../lib/emulators/oss/server.js';
 
-type Signing = 'V1' | 'V4';
 
 /** ali-oss reads `sldEnable`, but @types/ali-oss 6.23.3 does not declare it. */
-type ClientOptions = OSS.Options & { sldEnable?: boolean };
 
 function client(emulator: OssEmulator, signing: Signing, extra: Partial<ClientOptions> = {}): OSS {
-  const options: ClientOptions = {
-    endpoint: emulator.endpoint,
-    bucket: 'agui-state',
-    accessKeyId: 'test-ak',
-    accessKeySecret: 'test-secret',
-    region: 'cn-hangzhou',
-    authorizationV4: signing === 'V4',
-    sldEnable: true,
-    ...extra,
-  };
-  return new OSS(options);
+  return emulatorClient(emulator.endpoint, signing, extra);
 }
 
 function quotedMd5(text: string): string {
