@@ -5,10 +5,10 @@
  * reads the emulator's per-operation request counters around each step. Prints JSON.
  */
 import { randomUUID } from 'node:crypto';
-import { listen } from '../lib/adapters/node-server.js';
+import { SdkA2AKernel } from '../lib/adapters/a2a-kernel/sdk-kernel.js';
 import { silentLogger } from '../lib/adapters/logger.js';
-import { SdkA2AKernel } from '../lib/adapters/a2a-kernel.js';
-import { OssStoreProvider } from '../lib/adapters/oss-provider.js';
+import { listen } from '../lib/adapters/node-server/node-server.js';
+import { OssStoreProvider } from '../lib/adapters/oss-store/index.js';
 import { versions } from '../lib/adapters/versions.js';
 import { parseRunRequest } from '../lib/core/protocol/run-request.js';
 import { admit } from '../lib/core/run/admit.js';
@@ -56,7 +56,11 @@ function body(threadId: string, options: { runId?: string; text?: string; resume
 }
 
 async function post(path: string, payload: unknown): Promise<{ status: number; text: string }> {
-  const response = await fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'text/event-stream' }, body: JSON.stringify(payload) });
+  const response = await fetch(`${server.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+    body: JSON.stringify(payload),
+  });
   return { status: response.status, text: await response.text() };
 }
 
@@ -94,9 +98,14 @@ results['normal turn, existing thread (hello)'] = await measure(() => post('/', 
 // Admissions that are refused: decided from one read, nothing written.
 results['rejected admission (DUPLICATE_RUN_ID)'] = await measure(() => post('/', firstTurn));
 const busyThread = `bench-${randomUUID()}`;
-const live = fetch(`${server.url}/`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'text/event-stream' }, body: JSON.stringify(body(busyThread, { text: 'long' })) });
+const live = fetch(`${server.url}/`, {
+  method: 'POST',
+  headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+  body: JSON.stringify(body(busyThread, { text: 'long' })),
+});
 const liveResponse = await live;
-const reader = liveResponse.body!.getReader();
+if (!liveResponse.body) throw new Error('the live run answered without a body');
+const reader = liveResponse.body.getReader();
 let seen = '';
 while (!/"taskId":"/.test(seen)) seen += new TextDecoder().decode((await reader.read()).value);
 results['rejected admission (THREAD_BUSY)'] = await measure(() => post('/', body(busyThread)));
@@ -115,7 +124,9 @@ results['interrupt (permission run, new thread)'] = await measure(async () => {
 });
 const outcome = lastEvent(interruptSse)['outcome'] as { interrupts: Array<{ id: string }> };
 const interruptId = outcome.interrupts[0]?.id;
-results['resume (answering the interrupt)'] = await measure(() => post('/', body(interruptThread, { resume: [{ interruptId, status: 'resolved', payload: { decision: 'allow_once' } }] })));
+results['resume (answering the interrupt)'] = await measure(() =>
+  post('/', body(interruptThread, { resume: [{ interruptId, status: 'resolved', payload: { decision: 'allow_once' } }] })),
+);
 
 // One more write on a thread with a known base: what each further save (e.g. a lease renewal) costs.
 const store = provider.storeFor();

@@ -15,7 +15,10 @@ import { benchTranslation } from './bench/translation.js';
 import { benchTurns } from './bench/turns.js';
 
 function table(rows: Comparison[]): string {
-  const lines = rows.map((row) => `${row.name.padEnd(40)} ${String(row.value).padStart(10)} ${row.unit.padEnd(4)} baseline ${String(row.baseline).padStart(10)}  ratio ${String(row.ratio).padStart(7)}  (${row.note})`);
+  const lines = rows.map(
+    (row) =>
+      `${row.name.padEnd(40)} ${String(row.value).padStart(10)} ${row.unit.padEnd(4)} baseline ${String(row.baseline).padStart(10)}  ratio ${String(row.ratio).padStart(7)}  (${row.note})`,
+  );
   return lines.join('\n');
 }
 

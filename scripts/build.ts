@@ -12,11 +12,12 @@
  * - an ESM bundle has no `require`, yet bundled CommonJS code requires Node built-ins at run time:
  *   the banner gives the bundle a real `require` made with createRequire.
  */
-import { build, type BuildOptions, type Metafile } from 'esbuild';
+
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type BuildOptions, build, type Metafile } from 'esbuild';
 
 export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const BUNDLE_FILE = 'index.mjs';
@@ -57,7 +58,10 @@ export interface BuiltFunction {
 /** Function names: the folders of functions/ that have an index.ts. */
 export async function listFunctions(root = PROJECT_ROOT): Promise<string[]> {
   const entries = await readdir(join(root, 'functions'), { withFileTypes: true });
-  return entries.filter((entry) => entry.isDirectory() && existsSync(join(root, 'functions', entry.name, 'index.ts'))).map((entry) => entry.name).sort();
+  return entries
+    .filter((entry) => entry.isDirectory() && existsSync(join(root, 'functions', entry.name, 'index.ts')))
+    .map((entry) => entry.name)
+    .sort();
 }
 
 export async function buildFunctions(options: { root?: string; outDir?: string } = {}): Promise<BuiltFunction[]> {
@@ -82,7 +86,9 @@ async function main(): Promise<void> {
   const built = await buildFunctions();
   for (const fn of built) {
     const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
-    process.stdout.write(`${relative(PROJECT_ROOT, fn.bundle)}  ${kib(fn.bundleBytes)}  (source map ${kib(fn.sourceMapBytes)}, ${Object.keys(fn.metafile.inputs).length} inputs)\n`);
+    process.stdout.write(
+      `${relative(PROJECT_ROOT, fn.bundle)}  ${kib(fn.bundleBytes)}  (source map ${kib(fn.sourceMapBytes)}, ${Object.keys(fn.metafile.inputs).length} inputs)\n`,
+    );
   }
 }
 

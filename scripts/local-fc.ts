@@ -9,15 +9,15 @@
  *
  * Also a library: tests and the FC bench start the bundle through `startFcLocal`.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { demoCurl } from './demo-request.js';
 import { buildFunctions, PROJECT_ROOT } from './build.js';
+import { demoCurl } from './demo-request.js';
 
 /** The thread store local:fc gives the bundle: OSS through the local OSS emulator, as in FC. */
 const LOCAL_STORE: LocalStore = 'oss';
@@ -232,8 +232,9 @@ export async function startFcLocal(options: StartOptions): Promise<RunningFuncti
   const [program, ...rest] = [...command, ...runtime.args];
   const child = spawn(program as string, rest, { cwd: codeDir, env, stdio: ['ignore', 'pipe', 'pipe'], detached: options.detached ?? false });
   const lines: string[] = [];
-  forwardLines(child.stdout!, 'stdout', lines, options.onLine);
-  forwardLines(child.stderr!, 'stderr', lines, options.onLine);
+  // stdio is 'pipe' for both, so Node always creates these streams.
+  forwardLines(child.stdout as NodeJS.ReadableStream, 'stdout', lines, options.onLine);
+  forwardLines(child.stderr as NodeJS.ReadableStream, 'stderr', lines, options.onLine);
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => child.once('exit', (code, signal) => done({ code, signal })));
   const url = `http://127.0.0.1:${port}`;
   try {

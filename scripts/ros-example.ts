@@ -20,7 +20,7 @@
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { authHeaders, describeEvent, postRun, readEvents, runAgentInput, type AguiEvent } from './smoke.js';
+import { type AguiEvent, authHeaders, describeEvent, postRun, readEvents, runAgentInput } from './smoke.js';
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
 

@@ -6,12 +6,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import { composeApp } from '../lib/adapters/compose.js';
-import { ConfigError, loadConfig, type Config } from '../lib/adapters/config.js';
+import { type Config, ConfigError, loadConfig } from '../lib/adapters/config.js';
 import { createLogger } from '../lib/adapters/logger.js';
-import { listen } from '../lib/adapters/node-server.js';
-import { demoCurl } from './demo-request.js';
+import { listen } from '../lib/adapters/node-server/node-server.js';
 import { startA2AEmulator } from '../lib/emulators/a2a/server.js';
-import { startOssEmulator, type OssEmulator } from '../lib/emulators/oss/server.js';
+import { type OssEmulator, startOssEmulator } from '../lib/emulators/oss/server.js';
+import { demoCurl } from './demo-request.js';
 
 type Env = Record<string, string | undefined>;
 

@@ -6,9 +6,9 @@
  */
 import { composeApp } from '../../lib/adapters/compose.js';
 import { ConfigError, loadConfig } from '../../lib/adapters/config.js';
-import { exitOnSignals, shutdownPolicyFrom } from '../../lib/adapters/graceful-shutdown.js';
 import { createLogger } from '../../lib/adapters/logger.js';
-import { listen } from '../../lib/adapters/node-server.js';
+import { exitOnSignals, shutdownPolicyFrom } from '../../lib/adapters/node-server/graceful-shutdown.js';
+import { listen } from '../../lib/adapters/node-server/node-server.js';
 import { functionComputeEnv, instanceLogFields } from './fc-env.js';
 
 const env = functionComputeEnv(process.env);

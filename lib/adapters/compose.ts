@@ -1,10 +1,11 @@
 /** Wires configuration, store, kernel and logger into the app (used by the local stack and FC). */
-import type { Config } from './config.js';
+
 import type { Logger, ThreadStore } from '../core/ports.js';
-import { createApp, type App } from '../http/app.js';
-import { SdkA2AKernel } from './a2a-kernel.js';
-import { FileThreadStore } from './file-store.js';
-import { OssStoreProvider } from './oss-provider.js';
+import { type App, createApp } from '../http/app.js';
+import { SdkA2AKernel } from './a2a-kernel/sdk-kernel.js';
+import type { Config } from './config.js';
+import { FileThreadStore } from './file-store/file-store.js';
+import { OssStoreProvider } from './oss-store/index.js';
 import { versions } from './versions.js';
 
 export interface Composition {

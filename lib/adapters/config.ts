@@ -7,9 +7,8 @@ import { delimiter, join } from 'node:path';
 import { z } from 'zod';
 import type { Language } from '../core/i18n/catalogue.js';
 import { normaliseLanguage } from '../core/i18n/language.js';
-import { Secret, secretFrom } from '../core/secret.js';
-import { credentialsFromEnv, type OssCredentials } from './oss-credentials.js';
-import { resolveOssEndpoint, type OssEndpoint } from './oss-endpoint.js';
+import { type Secret, secretFrom } from '../core/secret.js';
+import { credentialsFromEnv, type OssCredentials, type OssEndpoint, resolveOssEndpoint } from './oss-store/index.js';
 
 export class ConfigError extends Error {
   constructor(message: string) {
@@ -18,7 +17,7 @@ export class ConfigError extends Error {
   }
 }
 
-/** The OSS driver's settings (SPEC §6; lib/adapters/oss-endpoint.ts for endpoint, region and signing). */
+/** The OSS driver's settings (SPEC §6; lib/adapters/oss-store/endpoint.ts for endpoint, region and signing). */
 export interface OssSettings {
   bucket: string;
   /** scheme://host[:port], as configured or derived from the region. */
@@ -137,9 +136,7 @@ function loadOssSettings(env: Env, inFunctionCompute: boolean): OssSettings {
 
 export function loadConfig(env: Env = process.env): Config {
   const inFunctionCompute = env['FC_SERVER_PORT'] !== undefined && env['FC_SERVER_PORT'] !== '';
-  const port = inFunctionCompute
-    ? check(positiveInt('FC_SERVER_PORT', 9000), env['FC_SERVER_PORT'])
-    : check(positiveInt('IAC_CODE_AGUI_PORT', 8000), env['IAC_CODE_AGUI_PORT']);
+  const port = inFunctionCompute ? check(positiveInt('FC_SERVER_PORT', 9000), env['FC_SERVER_PORT']) : check(positiveInt('IAC_CODE_AGUI_PORT', 8000), env['IAC_CODE_AGUI_PORT']);
   const store = env['IAC_CODE_AGUI_STATE_STORE'] || 'file';
   if (store !== 'file' && store !== 'oss') throw new ConfigError(`IAC_CODE_AGUI_STATE_STORE must be "file" or "oss", got "${store}"`);
   const a2aUrl = env['IAC_CODE_AGUI_A2A_URL'] ? checkKernelUrl(env['IAC_CODE_AGUI_A2A_URL'], env['IAC_CODE_AGUI_A2A_ALLOW_INSECURE'] === '1') : undefined;

@@ -1,6 +1,7 @@
 /** Versions reported by GET /health (SPEC §2): ours from package.json, @ag-ui/core's installed one. */
-import serverPackage from '../../package.json' with { type: 'json' };
+
 import agUiCorePackage from '@ag-ui/core/package.json' with { type: 'json' };
+import serverPackage from '../../package.json' with { type: 'json' };
 
 export const versions = {
   serverVersion: serverPackage.version,

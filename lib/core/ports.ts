@@ -70,11 +70,7 @@ export interface A2AKernel {
   pipelineState(taskId: string, afterSequence: number, options?: KernelCallOptions): Promise<JsonObject | undefined>;
 }
 
-export type SessionRestoreResult =
-  | { outcome: 'ok'; status: string }
-  | { outcome: 'missing' }
-  | { outcome: 'unsupported' }
-  | { outcome: 'backupNotReady' };
+export type SessionRestoreResult = { outcome: 'ok'; status: string } | { outcome: 'missing' } | { outcome: 'unsupported' } | { outcome: 'backupNotReady' };
 
 /** The kernel could not be reached or answered outside the protocol (HTTP error, network). */
 export class KernelUnavailableError extends Error {

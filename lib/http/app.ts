@@ -8,8 +8,8 @@ import type { Language } from '../core/i18n/catalogue.js';
 import { languageFromAcceptLanguage } from '../core/i18n/language.js';
 import type { A2AKernel, Logger, ThreadStore } from '../core/ports.js';
 import type { Secret } from '../core/secret.js';
-import { errorResponse, jsonResponse } from './json-response.js';
 import { handleCancel } from './cancel-route.js';
+import { errorResponse, jsonResponse } from './json-response.js';
 import { handleRun } from './run-route.js';
 
 export interface AppConfig {

@@ -10,9 +10,9 @@ import { fieldIssues } from '../core/protocol/field-issues.js';
 import { cancelBodySchema } from '../core/protocol/schemas.js';
 import { cancelExecution } from '../core/run/cancel-execution.js';
 import type { AppDeps } from './app.js';
-import { storeOf } from './store-of.js';
 import { errorResponse, jsonResponse } from './json-response.js';
 import { checkBearer, checkJsonContentType, readJsonBody } from './request-guards.js';
+import { storeOf } from './store-of.js';
 
 export const MAX_CANCEL_BODY_BYTES = 64 * 1024;
 

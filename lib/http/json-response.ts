@@ -1,6 +1,6 @@
 /** JSON answers and the pre-stream error envelope `{"error": {code, message, details?}}` (SPEC §2). */
-import { AdapterError } from '../core/errors.js';
-import { translate, type Language } from '../core/i18n/catalogue.js';
+import type { AdapterError } from '../core/errors.js';
+import { type Language, translate } from '../core/i18n/catalogue.js';
 import { httpStatusFor } from './status.js';
 
 export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {

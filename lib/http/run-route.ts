@@ -12,10 +12,10 @@ import { admit } from '../core/run/admit.js';
 import { runAdmitted } from '../core/run/run-lifecycle.js';
 import type { RunDeps } from '../core/run/run-session.js';
 import type { AppDeps } from './app.js';
-import { storeOf } from './store-of.js';
 import { errorResponse } from './json-response.js';
 import { checkBearer, checkJsonContentType, readJsonBody } from './request-guards.js';
 import { sseResponse } from './sse.js';
+import { storeOf } from './store-of.js';
 
 export const MAX_RUN_BODY_BYTES = 12 * 1024 * 1024;
 

@@ -4,8 +4,9 @@
  * abort signal that fires when the caller goes away. The run itself always runs to completion —
  * after a disconnect its events are simply dropped — so its clean-up never gets skipped.
  */
-import type { AguiEvent } from '../core/translate/events.js';
+
 import type { Logger } from '../core/ports.js';
+import type { AguiEvent } from '../core/translate/events.js';
 
 export const SSE_HEADERS = {
   'content-type': 'text/event-stream; charset=utf-8',

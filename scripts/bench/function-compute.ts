@@ -6,17 +6,18 @@
  *
  * Timings belong here, never in tests. The kernel is the built-in emulator; /health does not call it.
  */
+
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { createServer } from 'node:net';
 import { gzipSync } from 'node:zlib';
-import { spawn } from 'node:child_process';
 import { startA2AEmulator } from '../../lib/emulators/a2a/server.js';
 import { buildFunctions, PROJECT_ROOT } from '../build.js';
 import { localFcRuntime, startFcLocal } from '../local-fc.js';
-import { compare, median, type Comparison } from './measure.js';
+import { type Comparison, compare, median } from './measure.js';
 
 async function folderBytes(dir: string): Promise<number> {
   let total = 0;
@@ -43,7 +44,9 @@ async function bareColdStart(port: number): Promise<number> {
   const child = spawn(process.execPath, ['-e', `require('node:http').createServer((q, s) => s.end('ok')).listen(${port}, '127.0.0.1')`], { stdio: 'ignore' });
   try {
     for (;;) {
-      const ok = await fetch(`http://127.0.0.1:${port}/`).then((response) => response.ok).catch(() => false);
+      const ok = await fetch(`http://127.0.0.1:${port}/`)
+        .then((response) => response.ok)
+        .catch(() => false);
       if (ok) return performance.now() - started;
       await new Promise((resolve) => setTimeout(resolve, 1));
     }
@@ -90,5 +93,8 @@ export async function benchFunctionCompute(runs = 5): Promise<FunctionComputeFig
   } finally {
     await emulator.close();
   }
-  return { bundles, coldStart: compare('cold start (spawn → first /health 200)', 'ms', median(samples), median(bare), `median of ${runs}; baseline: a bare node:http server spawned the same way`) };
+  return {
+    bundles,
+    coldStart: compare('cold start (spawn → first /health 200)', 'ms', median(samples), median(bare), `median of ${runs}; baseline: a bare node:http server spawned the same way`),
+  };
 }

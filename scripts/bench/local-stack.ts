@@ -2,15 +2,15 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SdkA2AKernel } from '../../lib/adapters/a2a-kernel.js';
-import { FileThreadStore } from '../../lib/adapters/file-store.js';
+import { SdkA2AKernel } from '../../lib/adapters/a2a-kernel/sdk-kernel.js';
+import { FileThreadStore } from '../../lib/adapters/file-store/file-store.js';
 import { silentLogger } from '../../lib/adapters/logger.js';
-import { listen, type RunningServer } from '../../lib/adapters/node-server.js';
+import { listen, type RunningServer } from '../../lib/adapters/node-server/node-server.js';
 import { versions } from '../../lib/adapters/versions.js';
 import type { ThreadStore } from '../../lib/core/ports.js';
-import { createApp } from '../../lib/http/app.js';
-import { startA2AEmulator, type A2AEmulator } from '../../lib/emulators/a2a/server.js';
 import type { Scenario } from '../../lib/emulators/a2a/scenarios.js';
+import { type A2AEmulator, startA2AEmulator } from '../../lib/emulators/a2a/server.js';
+import { createApp } from '../../lib/http/app.js';
 
 export interface BenchStack {
   emulator: A2AEmulator;
@@ -55,10 +55,10 @@ export async function startBenchStack(store?: ThreadStore): Promise<BenchStack> 
 
 let counter = 0;
 
-export function turnBody(text: string, threadId = `bench-${process.pid}-${(counter += 1)}`): Record<string, unknown> {
+export function turnBody(text: string, threadId = `bench-${process.pid}-${++counter}`): Record<string, unknown> {
   return {
     threadId,
-    runId: `run-${(counter += 1)}`,
+    runId: `run-${++counter}`,
     state: {},
     messages: [{ id: `m-${counter}`, role: 'user', content: text }],
     tools: [],

@@ -6,7 +6,7 @@ import { unwrapItem } from '../../lib/core/a2a/inbound.js';
 import type { WireStreamItem } from '../../lib/core/a2a/wire-types.js';
 import { eventFactory } from '../../lib/core/translate/events.js';
 import { RunTranslator } from '../../lib/core/translate/run-translator.js';
-import { compare, timeMedian, type Comparison } from './measure.js';
+import { type Comparison, compare, timeMedian } from './measure.js';
 
 function streamItems(count: number): WireStreamItem[] {
   const items: WireStreamItem[] = [];
@@ -26,7 +26,15 @@ export async function benchTranslation(): Promise<Comparison> {
   const items = streamItems(20_000);
   const translate = () => {
     let n = 0;
-    const translator = new RunTranslator({ make: eventFactory(Date.now), runId: 'r', threadId: 't', textDigests: [], pipelineSequence: 0, pipelineOpenSteps: [], newId: () => String((n += 1)) });
+    const translator = new RunTranslator({
+      make: eventFactory(Date.now),
+      runId: 'r',
+      threadId: 't',
+      textDigests: [],
+      pipelineSequence: 0,
+      pipelineOpenSteps: [],
+      newId: () => String(++n),
+    });
     let events = 0;
     for (const item of items) events += translator.apply(unwrapItem(item)).length;
     return events + translator.closeSpans().length;

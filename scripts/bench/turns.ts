@@ -5,8 +5,8 @@
  */
 import { iacCodeMetadata, sendParams } from '../../lib/core/a2a/outbound.js';
 import type { WirePart } from '../../lib/core/a2a/wire-types.js';
-import { compare, timeMedian, type Comparison } from './measure.js';
-import { postTurn, startBenchStack, turnBody, type BenchStack } from './local-stack.js';
+import { type BenchStack, postTurn, startBenchStack, turnBody } from './local-stack.js';
+import { type Comparison, compare, timeMedian } from './measure.js';
 
 const PNG_HEAD = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
 
@@ -36,7 +36,19 @@ export async function benchTurns(): Promise<Comparison[]> {
     results.push(compare('normal turn latency', 'ms', adapter, kernel, 'baseline: the same turn sent to the kernel directly with @a2a-js/sdk'));
 
     const big = image(8 * 1024 * 1024);
-    const imageTurn = () => ({ ...turnBody('fast'), messages: [{ id: 'img', role: 'user', content: [{ type: 'text', text: 'fast' }, { type: 'image', source: { type: 'data', mimeType: 'image/png', value: big } }] }] });
+    const imageTurn = () => ({
+      ...turnBody('fast'),
+      messages: [
+        {
+          id: 'img',
+          role: 'user',
+          content: [
+            { type: 'text', text: 'fast' },
+            { type: 'image', source: { type: 'data', mimeType: 'image/png', value: big } },
+          ],
+        },
+      ],
+    });
     const adapterImage = await timeMedian(5, 1, () => postTurn(stack.server.url, imageTurn()));
     const kernelImage = await timeMedian(5, 1, () => direct(stack, [{ text: 'fast' }, { data: { filename: 'a.png', bytes: big }, mediaType: 'image/png' }]));
     results.push(compare('turn with an 8 MiB image', 'ms', adapterImage, kernelImage, 'baseline: the same message sent to the kernel directly'));
@@ -64,5 +76,11 @@ async function liveStreamMemory(stack: BenchStack): Promise<Comparison> {
   };
   const viaAdapter = await held(() => postTurn(stack.server.url, turnBody('silence')));
   const viaKernel = await held(() => direct(stack, [{ text: 'silence' }]));
-  return compare('heap per live stream', 'KiB', viaAdapter, viaKernel, `${streams} concurrent silent streams; baseline: the same streams read from the kernel directly (includes the emulator's own share in both)`);
+  return compare(
+    'heap per live stream',
+    'KiB',
+    viaAdapter,
+    viaKernel,
+    `${streams} concurrent silent streams; baseline: the same streams read from the kernel directly (includes the emulator's own share in both)`,
+  );
 }

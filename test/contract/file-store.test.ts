@@ -4,7 +4,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { FileThreadStore } from '../../lib/adapters/file-store.js';
+import { FileThreadStore } from '../../lib/adapters/file-store/file-store.js';
 import { describeThreadStoreContract } from './thread-store-contract.js';
 
 const run = promisify(execFile);

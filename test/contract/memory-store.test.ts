@@ -1,4 +1,4 @@
-import { MemoryThreadStore } from '../../lib/adapters/memory-store.js';
+import { MemoryThreadStore } from '../support/memory-store.js';
 import { describeThreadStoreContract } from './thread-store-contract.js';
 
 describeThreadStoreContract('memory', async () => new MemoryThreadStore());

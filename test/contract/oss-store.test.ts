@@ -5,8 +5,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll } from 'vitest';
-import { encodeEnvelope } from '../../lib/adapters/oss-envelope.js';
-import { startOssEmulator, type OssEmulator } from '../../lib/emulators/oss/server.js';
+import { encodeEnvelope } from '../../lib/adapters/oss-store/envelope.js';
+import { type OssEmulator, startOssEmulator } from '../../lib/emulators/oss/server.js';
 import { objectKeyOf, ossObjects, ossStore, rawClient, storedEnvelope, storedRevisions } from '../support/oss.js';
 import { describeThreadStoreContract } from './thread-store-contract.js';
 

@@ -2,10 +2,10 @@
  * Interrupt → resume → success with the official @ag-ui/client 1.0 HttpAgent: its
  * pendingInterrupts and resume support, with verifyEvents accepting every stream.
  */
-import { buildResumeArray, HttpAgent, type BaseEvent } from '@ag-ui/client';
+import { type BaseEvent, buildResumeArray, HttpAgent } from '@ag-ui/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { iacCode, uniqueId } from '../support/fixtures.js';
-import { startStack, type Stack } from '../support/stack.js';
+import { type Stack, startStack } from '../support/stack.js';
 
 let stack: Stack;
 

@@ -2,10 +2,10 @@
  * The official @ag-ui/client 1.0 HttpAgent against the adapter over loopback: its runAgent applies
  * verifyEvents and its own schemas, so a run that resolves is a stream it accepted.
  */
-import { HttpAgent, type BaseEvent } from '@ag-ui/client';
+import { type BaseEvent, HttpAgent } from '@ag-ui/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { iacCode, uniqueId } from '../support/fixtures.js';
-import { startStack, type Stack } from '../support/stack.js';
+import { type Stack, startStack } from '../support/stack.js';
 
 let stack: Stack;
 const TOKEN = 'e2e-token';
@@ -50,9 +50,7 @@ describe('HttpAgent (official AG-UI client) on normal turns', () => {
     const agent = agentFor(uniqueId('thread'));
     const errors: Array<{ code?: string; message: string }> = [];
     agent.messages.push({ id: 'm1', role: 'user', content: 'fatal-error now' });
-    await agent
-      .runAgent({ runId: uniqueId('run'), forwardedProps: { iacCode: iacCode() } }, { onRunErrorEvent: ({ event }) => void errors.push(event) })
-      .catch(() => undefined);
+    await agent.runAgent({ runId: uniqueId('run'), forwardedProps: { iacCode: iacCode() } }, { onRunErrorEvent: ({ event }) => void errors.push(event) }).catch(() => undefined);
     expect(errors).toEqual([expect.objectContaining({ code: 'A2A_EXECUTION_FAILED', message: 'The A2A execution failed.' })]);
   });
 });

@@ -3,7 +3,7 @@
  * serves a streamed turn — with the built-in emulator, or with the kernel IAC_CODE_AGUI_A2A_URL
  * names. A bad setting stops start-up with one line naming the variable.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -57,7 +57,11 @@ describe('npm start', () => {
     await waitFor(stack.output, 'listening on');
     expect(stack.output()).toContain(`http://127.0.0.1:${port}`);
     expect(stack.output()).toContain('curl -N');
-    const response = await fetch(`http://127.0.0.1:${port}/`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'text/event-stream' }, body: curlBody(stack.output()) });
+    const response = await fetch(`http://127.0.0.1:${port}/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+      body: curlBody(stack.output()),
+    });
     const sse = await readSse(response);
     expect(sse.events[0]?.type).toBe('RUN_STARTED');
     expect(sse.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });

@@ -3,14 +3,15 @@
  * with source maps; the emulators, test code and express never end up in a bundle (checked with
  * esbuild's metafile); and the shared build options really bundle ali-oss into a runnable file.
  */
-import { build } from 'esbuild';
+
 import { spawnSync } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { builtinModules } from 'node:module';
-import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BUNDLE_FILE, bundleOptions, listFunctions, PROJECT_ROOT, type BuiltFunction, OPTIONAL_EXTERNALS } from '../../scripts/build.js';
+import { BUNDLE_FILE, type BuiltFunction, bundleOptions, listFunctions, OPTIONAL_EXTERNALS, PROJECT_ROOT } from '../../scripts/build.js';
 import { buildIntoTemp } from './fc-support.js';
 
 let outDir: string;
@@ -77,7 +78,13 @@ describe('function bundles', () => {
         process.stdout.write(JSON.stringify({ status: result.res.status }));
         server.close();
       });`;
-    await build({ ...bundleOptions(), absWorkingDir: PROJECT_ROOT, stdin: { contents, resolveDir: PROJECT_ROOT, sourcefile: 'probe.ts', loader: 'ts' }, outfile: probe, logLevel: 'silent' });
+    await build({
+      ...bundleOptions(),
+      absWorkingDir: PROJECT_ROOT,
+      stdin: { contents, resolveDir: PROJECT_ROOT, sourcefile: 'probe.ts', loader: 'ts' },
+      outfile: probe,
+      logLevel: 'silent',
+    });
     const run = spawnSync(process.execPath, [probe], { encoding: 'utf8', timeout: 15_000 });
     expect(run.stderr).toBe('');
     expect(JSON.parse(run.stdout)).toEqual({ status: 200 });

@@ -8,10 +8,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startA2AEmulator, type A2AEmulator } from '../../lib/emulators/a2a/server.js';
-import { startOssEmulator, type OssEmulator } from '../../lib/emulators/oss/server.js';
+import { type A2AEmulator, startA2AEmulator } from '../../lib/emulators/a2a/server.js';
+import { type OssEmulator, startOssEmulator } from '../../lib/emulators/oss/server.js';
 import type { BuiltFunction } from '../../scripts/build.js';
-import { localFcRuntime, startFcLocal, type RunningFunction } from '../../scripts/local-fc.js';
+import { localFcRuntime, type RunningFunction, startFcLocal } from '../../scripts/local-fc.js';
 import { runBody, uniqueId } from '../support/fixtures.js';
 import { interruptsOf, lastEvent, resolved } from '../support/interrupts.js';
 import { readSse } from '../support/sse.js';
@@ -55,7 +55,11 @@ afterAll(async () => {
 const fcHeaders = { 'x-fc-access-key-id': role.accessKeyId, 'x-fc-access-key-secret': role.accessKeySecret, 'x-fc-security-token': role.securityToken };
 
 async function run(body: unknown, headers: Record<string, string> = fcHeaders) {
-  const response = await fetch(`${fn.url}/`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-fc-request-id': uniqueId('req'), ...headers }, body: JSON.stringify(body) });
+  const response = await fetch(`${fn.url}/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-fc-request-id': uniqueId('req'), ...headers },
+    body: JSON.stringify(body),
+  });
   return { status: response.status, response };
 }
 

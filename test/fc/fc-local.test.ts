@@ -11,10 +11,10 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FileThreadStore } from '../../lib/adapters/file-store.js';
-import { startA2AEmulator, type A2AEmulator } from '../../lib/emulators/a2a/server.js';
-import { PROJECT_ROOT, type BuiltFunction } from '../../scripts/build.js';
-import { localFcRuntime, startFcLocal, type FcRuntime, type RunningFunction } from '../../scripts/local-fc.js';
+import { FileThreadStore } from '../../lib/adapters/file-store/file-store.js';
+import { type A2AEmulator, startA2AEmulator } from '../../lib/emulators/a2a/server.js';
+import { type BuiltFunction, PROJECT_ROOT } from '../../scripts/build.js';
+import { type FcRuntime, localFcRuntime, type RunningFunction, startFcLocal } from '../../scripts/local-fc.js';
 import { runBody, uniqueId } from '../support/fixtures.js';
 import { parseSse } from '../support/sse.js';
 import { buildIntoTemp, freePort, jsonLines } from './fc-support.js';
@@ -104,7 +104,12 @@ describe('the bundle started as FC starts it', () => {
     const { events } = parseSse(await response.text());
     expect(events[0]?.type).toBe('RUN_STARTED');
     expect(events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
-    expect(events.filter((event) => event.type === 'TEXT_MESSAGE_CONTENT').map((event) => event['delta']).join('')).toContain('hello from Function Compute');
+    expect(
+      events
+        .filter((event) => event.type === 'TEXT_MESSAGE_CONTENT')
+        .map((event) => event['delta'])
+        .join(''),
+    ).toContain('hello from Function Compute');
     // The kernel was called with the configured A2A token.
     expect(emulator.callsOf('SendStreamingMessage').at(-1)?.headers['authorization']).toBe(`Bearer ${a2aToken}`);
 

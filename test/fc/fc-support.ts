@@ -3,7 +3,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildFunctions, type BuiltFunction } from '../../scripts/build.js';
+import { type BuiltFunction, buildFunctions } from '../../scripts/build.js';
 
 /** Builds every function into a temporary dist folder (never the shared dist/). */
 export async function buildIntoTemp(): Promise<{ outDir: string; agui: BuiltFunction }> {

@@ -1,5 +1,5 @@
 /**
- * Graceful shutdown (lib/adapters/graceful-shutdown.ts) on a real loopback stack with the file
+ * Graceful shutdown (lib/adapters/node-server/graceful-shutdown.ts) on a real loopback stack with the file
  * store: live runs may finish within the drain deadline; runs still live after it are aborted, so
  * the app's disconnect policy cancels their A2A task and releases their lease — and shutDown
  * returns only after that clean-up, so nothing is left to poll for.
@@ -7,12 +7,12 @@
 import { EventEmitter } from 'node:events';
 import { connect } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { exitOnSignals, shutDown, shutdownPolicyFrom } from '../../lib/adapters/graceful-shutdown.js';
-import { createLogger } from '../../lib/adapters/logger.js';
 import { ConfigError } from '../../lib/adapters/config.js';
+import { createLogger } from '../../lib/adapters/logger.js';
+import { exitOnSignals, shutDown, shutdownPolicyFrom } from '../../lib/adapters/node-server/graceful-shutdown.js';
 import { runBody, uniqueId } from '../support/fixtures.js';
 import { parseSse } from '../support/sse.js';
-import { startStack, type Stack } from '../support/stack.js';
+import { type Stack, startStack } from '../support/stack.js';
 
 let stack: Stack;
 let lines: string[];

@@ -93,7 +93,7 @@ describe('s.yaml rendered by Serverless Devs', () => {
     expect([...(http[0]?.triggerConfig.methods ?? [])].sort()).toEqual(['GET', 'POST']);
   });
 
-  it('commits no secret: every secret and account value is an ${env()} expression', () => {
+  it('commits no secret: every secret and account value is an env() expression', () => {
     for (const name of ['IAC_CODE_AGUI_A2A_URL', 'IAC_CODE_AGUI_A2A_TOKEN', 'IAC_CODE_AGUI_AUTH_TOKEN', 'IAC_CODE_AGUI_OSS_BUCKET']) {
       expect(yaml).toMatch(new RegExp(`\\n\\s+${name}: \\$\\{env\\('${name}'(, '')?\\)\\}\\n`));
     }

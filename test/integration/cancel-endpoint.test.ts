@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBody, uniqueId } from '../support/fixtures.js';
 import { interruptsOf, lastEvent, resolved, sessionValue } from '../support/interrupts.js';
 import { readSse } from '../support/sse.js';
-import { startStack, type Stack } from '../support/stack.js';
+import { type Stack, startStack } from '../support/stack.js';
 
 let stack: Stack;
 const TOKEN = 'cancel-token';
@@ -93,7 +93,17 @@ describe('the cancel endpoint', () => {
     const executionId = /"executionId":"([^"]+)"/.exec(seen)?.[1] as string;
     const response = await cancel(executionId, { threadId, rosInvocationId: 'invocation-1' });
     expect(await json(response)).toEqual({ executionId, status: 'cancelled' });
-    const rest = await readSse(new Response(new ReadableStream({ async pull(controller) { const { done, value } = await reader.read(); if (done) controller.close(); else controller.enqueue(value); } })));
+    const rest = await readSse(
+      new Response(
+        new ReadableStream({
+          async pull(controller) {
+            const { done, value } = await reader.read();
+            if (done) controller.close();
+            else controller.enqueue(value);
+          },
+        }),
+      ),
+    );
     expect(rest.events.at(-1)).toMatchObject({ type: 'RUN_ERROR', code: 'CANCELLED' });
     // The thread is free at once.
     expect((await stack.run(runBody({ threadId }), auth)).status).toBe(200);

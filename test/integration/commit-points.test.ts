@@ -4,12 +4,12 @@
  * interrupt that is still pending stays resumable. Plus disconnects around interrupts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MemoryThreadStore } from '../../lib/adapters/memory-store.js';
-import { runBody, uniqueId } from '../support/fixtures.js';
 import { FaultyStore } from '../support/faulty-store.js';
+import { runBody, uniqueId } from '../support/fixtures.js';
 import { interruptsOf, lastEvent, resolved, sessionValue } from '../support/interrupts.js';
+import { MemoryThreadStore } from '../support/memory-store.js';
 import { types } from '../support/sse.js';
-import { startStack, type Stack } from '../support/stack.js';
+import { type Stack, startStack } from '../support/stack.js';
 
 let stack: Stack;
 let store: FaultyStore;
@@ -130,7 +130,10 @@ describe('a failed write', () => {
     const { threadId, first, interrupt } = await interrupted();
     const cancels = cancelledTasks().length;
     store.failSaveAfter(1);
-    const response = await stack.post(`/extensions/iac-code/v1/executions/${sessionValue(first.sse)?.['executionId'] as string}/cancel`, { threadId, rosInvocationId: 'invocation-1' });
+    const response = await stack.post(`/extensions/iac-code/v1/executions/${sessionValue(first.sse)?.['executionId'] as string}/cancel`, {
+      threadId,
+      rosInvocationId: 'invocation-1',
+    });
     expect(response.status).toBe(503);
     expect(cancelledTasks()).toHaveLength(cancels);
     const resumed = await stack.run(runBody({ threadId, resume: [resolved(interrupt.id, { decision: 'deny' })] }));

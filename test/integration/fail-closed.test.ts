@@ -2,11 +2,11 @@
  * Fail-closed state handling and the lease under time (SPEC §4 "Busy", "Fail closed").
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MemoryThreadStore } from '../../lib/adapters/memory-store.js';
-import { runBody, uniqueId } from '../support/fixtures.js';
 import { FaultyStore } from '../support/faulty-store.js';
+import { runBody, uniqueId } from '../support/fixtures.js';
+import { MemoryThreadStore } from '../support/memory-store.js';
 import { readSse, types } from '../support/sse.js';
-import { startStack, type Stack } from '../support/stack.js';
+import { type Stack, startStack } from '../support/stack.js';
 
 let stack: Stack;
 let store: FaultyStore;

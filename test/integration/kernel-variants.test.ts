@@ -17,7 +17,12 @@ describe('a kernel without the session restore route (v0.13.1)', () => {
       const before = stack.emulator.calls.length;
       const resumed = await stack.run(runBody({ threadId, resume: [resolved(interrupt!.id, { decision: 'allow_once' })] }));
       expect(lastEvent(resumed.sse)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
-      expect(stack.emulator.calls.slice(before).map((call) => call.method)).toEqual(['HTTP POST /iac-code/session/ensure-restored', 'GetTask', 'HTTP GET /iac-code/pipeline/state', 'SendStreamingMessage']);
+      expect(stack.emulator.calls.slice(before).map((call) => call.method)).toEqual([
+        'HTTP POST /iac-code/session/ensure-restored',
+        'GetTask',
+        'HTTP GET /iac-code/pipeline/state',
+        'SendStreamingMessage',
+      ]);
     } finally {
       await stack.close();
     }

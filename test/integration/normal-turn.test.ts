@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contextIdFor } from '../../lib/core/a2a/outbound.js';
 import { assertValidAgUiStream } from '../support/agui-oracle.js';
 import { PNG_1x1, runBody, uniqueId } from '../support/fixtures.js';
-import { startStack, type Stack } from '../support/stack.js';
 import { types } from '../support/sse.js';
+import { type Stack, startStack } from '../support/stack.js';
 
 let stack: Stack;
 
@@ -35,12 +35,21 @@ describe('a normal turn', () => {
     expect(kinds.at(-1)).toBe('RUN_FINISHED');
     expect(sse.events.at(-1)).toMatchObject({ outcome: { type: 'success' } });
     expect(sse.events.at(-1)?.['usage']).toEqual([{ provider: 'dashscope', model: 'qwen3-max', inputTokens: 1200, outputTokens: 340, totalTokens: 1540, cachedInputTokens: 200 }]);
-    const text = sse.events.filter((event) => event.type === 'TEXT_MESSAGE_CONTENT').map((event) => event['delta']).join('');
+    const text = sse.events
+      .filter((event) => event.type === 'TEXT_MESSAGE_CONTENT')
+      .map((event) => event['delta'])
+      .join('');
     // The final status repeats the whole text (assistantFinal); it must not be emitted twice.
     expect(text).toBe('Hello from the iac-code emulator. You said: hello world');
     expect(kinds.filter((kind) => kind === 'TEXT_MESSAGE_START')).toHaveLength(1);
     const session = sse.events.find((event) => event.type === 'CUSTOM' && event['name'] === 'iac-code.session.v1');
-    expect(session?.['value']).toMatchObject({ schemaVersion: 1, threadId: body['threadId'], aguiRunId: body['runId'], contextId: contextIdFor(body['threadId'] as string), rosInvocationId: 'invocation-1' });
+    expect(session?.['value']).toMatchObject({
+      schemaVersion: 1,
+      threadId: body['threadId'],
+      aguiRunId: body['runId'],
+      contextId: contextIdFor(body['threadId'] as string),
+      rosInvocationId: 'invocation-1',
+    });
     expect((session?.['value'] as Record<string, unknown>)['taskId']).toEqual(expect.any(String));
     expect((session?.['value'] as Record<string, unknown>)['sessionId']).toMatch(/^session-/);
     await assertValidAgUiStream(sse.events);
@@ -180,7 +189,15 @@ describe('a normal turn', () => {
   it('maps raw thinking to REASONING_* closed before the text starts, ignoring other thinking types', async () => {
     const { sse } = await stack.run(runBody({ text: 'thinking' }));
     const kinds = types(sse).filter((kind) => kind.startsWith('REASONING') || kind.startsWith('TEXT_MESSAGE_START'));
-    expect(kinds).toEqual(['REASONING_START', 'REASONING_MESSAGE_START', 'REASONING_MESSAGE_CONTENT', 'REASONING_MESSAGE_CONTENT', 'REASONING_MESSAGE_END', 'REASONING_END', 'TEXT_MESSAGE_START']);
+    expect(kinds).toEqual([
+      'REASONING_START',
+      'REASONING_MESSAGE_START',
+      'REASONING_MESSAGE_CONTENT',
+      'REASONING_MESSAGE_CONTENT',
+      'REASONING_MESSAGE_END',
+      'REASONING_END',
+      'TEXT_MESSAGE_START',
+    ]);
     const reasoning = sse.events.filter((event) => event.type === 'REASONING_MESSAGE_CONTENT').map((event) => event['delta']);
     expect(reasoning).toEqual(['The user wants a VPC. ', 'A /16 CIDR is a safe default.']);
     expect(sse.events.find((event) => event.type === 'REASONING_MESSAGE_START')).toMatchObject({ role: 'reasoning', messageId: expect.stringMatching(/^reasoning-/) });
@@ -205,7 +222,10 @@ describe('a normal turn', () => {
     expect(completed.sse.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
     const retryable = await stack.run(runBody({ text: 'retryable-error' }));
     expect(retryable.sse.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
-    const text = retryable.sse.events.filter((event) => event.type === 'TEXT_MESSAGE_CONTENT').map((event) => event['delta']).join('');
+    const text = retryable.sse.events
+      .filter((event) => event.type === 'TEXT_MESSAGE_CONTENT')
+      .map((event) => event['delta'])
+      .join('');
     expect(text).toBe('A temporary error occurred. Please try again.');
   });
 

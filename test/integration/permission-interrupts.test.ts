@@ -3,13 +3,13 @@
  * durable, resumed exactly once, every resume error keeping the interrupt retryable.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FileThreadStore } from '../../lib/adapters/file-store.js';
+import type { FileThreadStore } from '../../lib/adapters/file-store/file-store.js';
 import { contextIdFor } from '../../lib/core/a2a/outbound.js';
 import { assertValidAgUiStream } from '../support/agui-oracle.js';
 import { runBody, uniqueId } from '../support/fixtures.js';
 import { cancelled, interruptsOf, lastEvent, resolved, sessionValue, threadCalls } from '../support/interrupts.js';
 import { types } from '../support/sse.js';
-import { startStack, type Stack } from '../support/stack.js';
+import { type Stack, startStack } from '../support/stack.js';
 
 let stack: Stack;
 
@@ -41,7 +41,17 @@ describe('a permission interrupt', () => {
       toolCallId: 'toolu-shell-1',
       responseSchema: { type: 'object', required: ['decision'], properties: { decision: { type: 'string', enum: ['allow_once', 'deny'] } }, additionalProperties: false },
     });
-    expect(interrupt?.metadata).toMatchObject({ schemaVersion: 1, kind: 'permission', toolName: 'run_shell', purpose: expect.any(String), effect: 'local_execution', standardOptions: [{ id: 'allow_once', title: 'Allow once' }, { id: 'deny', title: 'Deny' }] });
+    expect(interrupt?.metadata).toMatchObject({
+      schemaVersion: 1,
+      kind: 'permission',
+      toolName: 'run_shell',
+      purpose: expect.any(String),
+      effect: 'local_execution',
+      standardOptions: [
+        { id: 'allow_once', title: 'Allow once' },
+        { id: 'deny', title: 'Deny' },
+      ],
+    });
     expect(interrupt?.metadata).not.toHaveProperty('kernelTrace');
     expect(interrupt).not.toHaveProperty('expiresAt');
     await assertValidAgUiStream(first.sse.events);
@@ -67,7 +77,10 @@ describe('a permission interrupt', () => {
     const message = (sends[1]?.params as { message: Record<string, unknown> }).message;
     expect(message).toMatchObject({ messageId: `agui-resume-${body['runId'] as string}-${interrupts[0]!.id}`, role: 'ROLE_USER', contextId: contextIdFor(threadId), taskId });
     expect(message['parts']).toEqual([
-      { data: { schemaVersion: 1, kind: 'permission', requestTaskId: taskId, inputId: interrupts[0]!.id, toolUseId: 'toolu-shell-1', decision: 'allow_once' }, mediaType: 'application/json' },
+      {
+        data: { schemaVersion: 1, kind: 'permission', requestTaskId: taskId, inputId: interrupts[0]!.id, toolUseId: 'toolu-shell-1', decision: 'allow_once' },
+        mediaType: 'application/json',
+      },
     ]);
     expect((message['metadata'] as { iac_code: Record<string, unknown> }).iac_code).toMatchObject({ rosInvocationId: 'invocation-1', cwd: '/workspace/session-1' });
     // The resumed stream continues the tool the permission was for.
@@ -90,7 +103,10 @@ describe('a permission interrupt', () => {
     const normal = await stack.post('/', runBody({ threadId }));
     expect(normal.status).toBe(409);
     expect(((await normal.json()) as { error: { code: string } }).error.code).toBe('RESUME_REQUIRED');
-    const otherInvocation = await stack.post('/', runBody({ threadId, iacCode: { rosInvocationId: 'invocation-2' }, resume: [resolved(interrupts[0]!.id, { decision: 'allow_once' })] }));
+    const otherInvocation = await stack.post(
+      '/',
+      runBody({ threadId, iacCode: { rosInvocationId: 'invocation-2' }, resume: [resolved(interrupts[0]!.id, { decision: 'allow_once' })] }),
+    );
     expect(otherInvocation.status).toBe(409);
     expect(((await otherInvocation.json()) as { error: { code: string } }).error.code).toBe('EXECUTION_LOST');
     expect(await pendingOf(threadId)).toEqual([interrupts[0]!.id]);
@@ -150,7 +166,13 @@ describe('resume validation keeps the interrupt retryable', () => {
     stack.emulator.controls.rpcFaults.push({ method: 'SendStreamingMessage', kind: 'error', code: -32603, message: 'boom' });
     const rejected = await stack.run(runBody({ threadId, resume: [entry] }));
     expect(rejected.sse.events[1]).toMatchObject({ code: 'A2A_UNAVAILABLE', message: 'The local A2A execution service rejected the interrupt response.' });
-    stack.emulator.controls.rpcFaults.push({ method: 'SendStreamingMessage', kind: 'error', code: -32603, message: 'not ready', data: { code: 'SESSION_BACKUP_NOT_READY', retryable: true } });
+    stack.emulator.controls.rpcFaults.push({
+      method: 'SendStreamingMessage',
+      kind: 'error',
+      code: -32603,
+      message: 'not ready',
+      data: { code: 'SESSION_BACKUP_NOT_READY', retryable: true },
+    });
     const notReady = await stack.run(runBody({ threadId, resume: [entry] }));
     expect(notReady.sse.events[1]).toMatchObject({ code: 'SESSION_BACKUP_NOT_READY', message: 'Session backup is still synchronizing. Retry after 3 seconds.' });
     expect(await pendingOf(threadId)).toEqual([interrupts[0]!.id]);
@@ -239,7 +261,9 @@ describe('several permissions', () => {
     expect(partial.sse.events[1]).toMatchObject({ code: 'INCOMPLETE_RESUME' });
     const both = await stack.run(runBody({ threadId, resume: [resolved(interrupts[0]!.id, { decision: 'allow_once' }), resolved(interrupts[1]!.id, { decision: 'deny' })] }));
     expect(lastEvent(both.sse)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
-    const sent = threadCalls(stack, threadId, 'SendMessage').map((call) => (call.params as { message: { messageId: string; parts: Array<{ data: { decision: string } }> } }).message);
+    const sent = threadCalls(stack, threadId, 'SendMessage').map(
+      (call) => (call.params as { message: { messageId: string; parts: Array<{ data: { decision: string } }> } }).message,
+    );
     expect(sent.map((message) => message.messageId)).toEqual([`agui-resume-${interrupts[0]!.id}`, `agui-resume-${interrupts[1]!.id}`]);
     expect(sent.map((message) => message.parts[0]?.data.decision)).toEqual(['allow_once', 'deny']);
     expect(threadCalls(stack, threadId, 'SendStreamingMessage')).toHaveLength(1);

@@ -3,12 +3,12 @@
  * schema, answers sent as text, the answered question's TOOL_CALL_RESULT, and cancellation.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FileThreadStore } from '../../lib/adapters/file-store.js';
+import type { FileThreadStore } from '../../lib/adapters/file-store/file-store.js';
 import { assertValidAgUiStream } from '../support/agui-oracle.js';
 import { runBody, uniqueId } from '../support/fixtures.js';
 import { cancelled, interruptsOf, lastEvent, resolved, threadCalls } from '../support/interrupts.js';
 import { types } from '../support/sse.js';
-import { startStack, type Stack } from '../support/stack.js';
+import { type Stack, startStack } from '../support/stack.js';
 
 let stack: Stack;
 
@@ -37,7 +37,10 @@ describe('an ask_user_question interrupt', () => {
     expect(branches).toHaveLength(3);
     expect(branches[1]).toMatchObject({ required: ['selectedId'], properties: { selectedId: { const: 'plan-b', title: 'Plan B' } }, additionalProperties: false });
     expect(branches[2]).toMatchObject({ required: ['freeText'], properties: { freeText: { type: 'string', minLength: 1 } } });
-    expect(interrupt!.metadata['standardOptions']).toEqual([{ id: 'plan-a', title: 'Plan A' }, { id: 'plan-b', title: 'Plan B' }]);
+    expect(interrupt!.metadata['standardOptions']).toEqual([
+      { id: 'plan-a', title: 'Plan A' },
+      { id: 'plan-b', title: 'Plan B' },
+    ]);
     await assertValidAgUiStream(first.sse.events);
   });
 
@@ -81,7 +84,11 @@ describe('an ask_user_question interrupt', () => {
     expect(types(second.sse)).toEqual(['RUN_STARTED', 'RUN_ERROR']);
     expect(second.sse.events[1]).toMatchObject({ code: 'CANCELLED', message: 'The execution was cancelled by the interrupt response.' });
     const cancels = stack.emulator.callsOf('CancelTask').map((call) => (call.params as { id: string }).id);
-    const document = (await (stack.store as FileThreadStore).load(threadId))?.document as { execution: { executionId: string; pending: unknown[]; lastTaskId: string }; terminalExecutions: Record<string, string>; activeRun: unknown };
+    const document = (await (stack.store as FileThreadStore).load(threadId))?.document as {
+      execution: { executionId: string; pending: unknown[]; lastTaskId: string };
+      terminalExecutions: Record<string, string>;
+      activeRun: unknown;
+    };
     expect(cancels).toContain(document.execution.lastTaskId);
     expect(document.execution.pending).toEqual([]);
     expect(document.terminalExecutions[document.execution.executionId]).toBe('invocation-1');
@@ -120,8 +127,12 @@ describe('a question and a permission pending together', () => {
     const last = await stack.run(runBody({ threadId, resume: [resolved(permission.id, { decision: 'allow_once' })] }));
     expect(lastEvent(last.sse)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
     // The permission went through the sideband (SendMessage), after the question's text answer.
-    const sideband = threadCalls(stack, threadId, 'SendMessage').map((call) => (call.params as { message: { parts: Array<{ data: { inputId: string; decision: string } }> } }).message.parts[0]?.data);
+    const sideband = threadCalls(stack, threadId, 'SendMessage').map(
+      (call) => (call.params as { message: { parts: Array<{ data: { inputId: string; decision: string } }> } }).message.parts[0]?.data,
+    );
     expect(sideband).toEqual([expect.objectContaining({ inputId: permission.id, decision: 'allow_once' })]);
-    expect(threadCalls(stack, threadId, 'SendStreamingMessage').map((call) => (call.params as { message: { parts: unknown[] } }).message.parts)).toContainEqual([{ text: 'Plan A' }]);
+    expect(threadCalls(stack, threadId, 'SendStreamingMessage').map((call) => (call.params as { message: { parts: unknown[] } }).message.parts)).toContainEqual([
+      { text: 'Plan A' },
+    ]);
   });
 });

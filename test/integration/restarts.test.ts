@@ -6,10 +6,10 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startA2AEmulator, type A2AEmulator } from '../../lib/emulators/a2a/server.js';
+import { type A2AEmulator, startA2AEmulator } from '../../lib/emulators/a2a/server.js';
 import { runBody, uniqueId } from '../support/fixtures.js';
 import { interruptsOf, lastEvent, resolved, sessionValue } from '../support/interrupts.js';
-import { startStack, type Stack } from '../support/stack.js';
+import { type Stack, startStack } from '../support/stack.js';
 
 let emulator: A2AEmulator;
 let stateDir: string;
@@ -38,7 +38,12 @@ describe('after an adapter restart', () => {
     const before = emulator.calls.length;
     const second = await onFreshAdapter((stack) => stack.run(runBody({ threadId, resume: [resolved(interrupt!.id, { decision: 'allow_once' })] })));
     expect(lastEvent(second.sse)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
-    expect(emulator.calls.slice(before).map((call) => call.method)).toEqual(['HTTP POST /iac-code/session/ensure-restored', 'GetTask', 'HTTP GET /iac-code/pipeline/state', 'SendStreamingMessage']);
+    expect(emulator.calls.slice(before).map((call) => call.method)).toEqual([
+      'HTTP POST /iac-code/session/ensure-restored',
+      'GetTask',
+      'HTTP GET /iac-code/pipeline/state',
+      'SendStreamingMessage',
+    ]);
     const [a, b] = [sessionValue(first.sse)!, sessionValue(second.sse)!];
     expect(b).toMatchObject({ executionId: a['executionId'], taskId: a['taskId'], sessionId: a['sessionId'], contextId: a['contextId'] });
   });

@@ -2,11 +2,11 @@
  * Secrets (LLM keys and headers, AccessKey secrets, STS tokens, bearer tokens) never reach the
  * thread store or the logs (brief; SPEC §5). The user's message text is not stored either.
  */
-import { readFile, readdir } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBody, uniqueId } from '../support/fixtures.js';
-import { startStack, type Stack } from '../support/stack.js';
+import { type Stack, startStack } from '../support/stack.js';
 
 const SECRETS = {
   llmApiKey: 'sk-llm-key-SECRET-1',

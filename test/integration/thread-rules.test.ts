@@ -3,15 +3,15 @@
  * active-run lease (busy, expiry, takeover), execution rotation, disconnects, heartbeats,
  * corrupt documents and file permissions.
  */
-import { readFile, readdir, stat, writeFile } from 'node:fs/promises';
+import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FileThreadStore } from '../../lib/adapters/file-store.js';
+import type { FileThreadStore } from '../../lib/adapters/file-store/file-store.js';
 import { contextIdFor } from '../../lib/core/a2a/outbound.js';
 import { threadKey } from '../../lib/core/thread/thread-key.js';
 import { runBody, uniqueId } from '../support/fixtures.js';
 import { readSse, types } from '../support/sse.js';
-import { startStack, type Stack } from '../support/stack.js';
+import { type Stack, startStack } from '../support/stack.js';
 
 let stack: Stack;
 
@@ -103,7 +103,10 @@ describe('the active-run lease', () => {
     const orphanTask = (document!['execution'] as { taskId: string }).taskId;
     const store = stack.store as FileThreadStore;
     const stored = (await store.load(threadId))!;
-    const aged = { ...(stored.document as Record<string, unknown>), activeRun: { ...((stored.document as Record<string, unknown>)['activeRun'] as object), expiresAt: Date.now() - 1 } };
+    const aged = {
+      ...(stored.document as Record<string, unknown>),
+      activeRun: { ...((stored.document as Record<string, unknown>)['activeRun'] as object), expiresAt: Date.now() - 1 },
+    };
     await store.save(threadId, aged, stored.revision);
     // Act
     const taker = await stack.run(runBody({ threadId }));
@@ -111,10 +114,28 @@ describe('the active-run lease', () => {
     expect(taker.status).toBe(200);
     expect(taker.sse.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED' });
     // The taker cancels the orphan, once; the old stream learns it lost the thread — not that it was cancelled.
-    expect(stack.emulator.callsOf('CancelTask').map((call) => (call.params as { id: string }).id).filter((id) => id === orphanTask)).toHaveLength(1);
-    const rest = await new Response(new ReadableStream({ async pull(controller) { const { done, value } = await reader.read(); if (done) controller.close(); else controller.enqueue(value); } })).text();
+    expect(
+      stack.emulator
+        .callsOf('CancelTask')
+        .map((call) => (call.params as { id: string }).id)
+        .filter((id) => id === orphanTask),
+    ).toHaveLength(1);
+    const rest = await new Response(
+      new ReadableStream({
+        async pull(controller) {
+          const { done, value } = await reader.read();
+          if (done) controller.close();
+          else controller.enqueue(value);
+        },
+      }),
+    ).text();
     expect(rest).toMatch(/"type":"RUN_ERROR"[^\n]*"code":"(EXECUTION_LOST|CANCELLED)"/);
-    expect(stack.emulator.callsOf('CancelTask').map((call) => (call.params as { id: string }).id).filter((id) => id === orphanTask)).toHaveLength(1);
+    expect(
+      stack.emulator
+        .callsOf('CancelTask')
+        .map((call) => (call.params as { id: string }).id)
+        .filter((id) => id === orphanTask),
+    ).toHaveLength(1);
   });
 });
 
@@ -129,7 +150,12 @@ describe('disconnects and heartbeats', () => {
   it('cancels the A2A task when the client disconnects mid-run, clears the task and frees the thread', async () => {
     const threadId = uniqueId('thread');
     const controller = new AbortController();
-    const response = await fetch(`${stack.url}/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(runBody({ threadId, text: 'long' })), signal: controller.signal });
+    const response = await fetch(`${stack.url}/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(runBody({ threadId, text: 'long' })),
+      signal: controller.signal,
+    });
     const reader = response.body!.getReader();
     let seen = '';
     while (!seen.includes('TEXT_MESSAGE_CONTENT')) seen += new TextDecoder().decode((await reader.read()).value);

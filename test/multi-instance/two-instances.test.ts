@@ -10,9 +10,9 @@
  *   cancels the A2A task A left behind.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startA2AEmulator, type A2AEmulator } from '../../lib/emulators/a2a/server.js';
-import { startOssEmulator, type OssEmulator } from '../../lib/emulators/oss/server.js';
-import { startAdapterProcess, type AdapterProcess } from '../support/adapter-process.js';
+import { type A2AEmulator, startA2AEmulator } from '../../lib/emulators/a2a/server.js';
+import { type OssEmulator, startOssEmulator } from '../../lib/emulators/oss/server.js';
+import { type AdapterProcess, startAdapterProcess } from '../support/adapter-process.js';
 import { runBody, uniqueId } from '../support/fixtures.js';
 import { interruptsOf, resolved, sessionValue } from '../support/interrupts.js';
 import { isSessionEvent, LiveSse, type SseEvent } from '../support/live-sse.js';

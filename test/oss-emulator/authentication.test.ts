@@ -7,11 +7,10 @@
  * error codes.
  */
 import { createRequire } from 'node:module';
-import OSS from 'ali-oss';
+import type OSS from 'ali-oss';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { emulatorClient, type ClientOptions, type Signing } from './ali-oss-client.js';
-import { startOssEmulator, type OssEmulator } from '../../lib/emulators/oss/server.js';
-
+import { type OssEmulator, startOssEmulator } from '../../lib/emulators/oss/server.js';
+import { type ClientOptions, emulatorClient, type Signing } from './ali-oss-client.js';
 
 /** The signing helpers ali-oss 6.23 itself uses (lib/common/signUtils.js), as an independent oracle. */
 interface SignUtils {
@@ -65,7 +64,10 @@ function signV1(request: RawRequest, secret = 'test-secret', date = new Date()):
 }
 
 function signV4(request: RawRequest, region = 'cn-hangzhou'): Record<string, string> {
-  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+  const stamp = new Date()
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
   const headers: Record<string, string> = { 'x-oss-date': stamp, 'x-oss-content-sha256': 'UNSIGNED-PAYLOAD', ...request.headers };
   const authorization = signUtils.authorizationV4('test-ak', 'test-secret', region, request.method, { headers, queries: request.query ?? {} }, 'agui-state', request.key);
   return { ...headers, authorization };

@@ -4,11 +4,10 @@
  * latency, a connection dropped before anything is applied, and a write that is applied but whose
  * answer is lost — the case the OSS driver must recognise on retry.
  */
-import OSS from 'ali-oss';
+import type OSS from 'ali-oss';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { emulatorClient, type ClientOptions, type Signing } from './ali-oss-client.js';
-import { startOssEmulator, type OssEmulator } from '../../lib/emulators/oss/server.js';
-
+import { type OssEmulator, startOssEmulator } from '../../lib/emulators/oss/server.js';
+import { type ClientOptions, emulatorClient, type Signing } from './ali-oss-client.js';
 
 let emulator: OssEmulator;
 beforeEach(async () => {
@@ -198,7 +197,9 @@ describe('inspection and lifecycle', () => {
     expect(emulator.endpoint).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(emulator.endpoint).toBe(`http://127.0.0.1:${emulator.port}`);
     emulator.addFault({ delayMs: 10_000 });
-    const pending = client().get('whatever').catch((error: unknown) => error);
+    const pending = client()
+      .get('whatever')
+      .catch((error: unknown) => error);
     await new Promise((resolve) => setTimeout(resolve, 50));
     const started = Date.now();
     await emulator.close();

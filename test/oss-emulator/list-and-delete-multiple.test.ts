@@ -4,11 +4,10 @@
  * and common prefixes, pagination with NextMarker / NextContinuationToken, KeyCount, fetch-owner,
  * and the multi-delete's verbose and quiet answers.
  */
-import OSS from 'ali-oss';
+import type OSS from 'ali-oss';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type OssEmulator, startOssEmulator } from '../../lib/emulators/oss/server.js';
 import { emulatorClient, type Signing } from './ali-oss-client.js';
-import { startOssEmulator, type OssEmulator } from '../../lib/emulators/oss/server.js';
-
 
 function client(emulator: OssEmulator, signing: Signing, bucket = 'agui-state'): OSS {
   return emulatorClient(emulator.endpoint, signing, { bucket });

@@ -5,11 +5,10 @@
  * 404s and the 204 of DeleteObject.
  */
 import { createHash } from 'node:crypto';
-import OSS from 'ali-oss';
+import type OSS from 'ali-oss';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { emulatorClient, type ClientOptions, type Signing } from './ali-oss-client.js';
-import { startOssEmulator, type OssEmulator } from '../../lib/emulators/oss/server.js';
-
+import { type OssEmulator, startOssEmulator } from '../../lib/emulators/oss/server.js';
+import { type ClientOptions, emulatorClient, type Signing } from './ali-oss-client.js';
 
 /** ali-oss reads `sldEnable`, but @types/ali-oss 6.23.3 does not declare it. */
 
@@ -92,22 +91,19 @@ describe.each<Signing>(['V1', 'V4'])('objects, %s signatures', (signing) => {
     expect(emulator.readObject('agui-state', key('bad-flag'))).toBeUndefined();
   });
 
-  it.each(['If-Match', 'If-None-Match', 'If-Modified-Since', 'If-Unmodified-Since'])(
-    'answers a PutObject carrying %s with 400 NotImplemented and writes nothing',
-    async (name) => {
-      const oss = client(emulator, signing);
-      await oss.put(key('cas-target'), Buffer.from('original'));
-      const value = name.startsWith('If-M') || name.startsWith('If-N') ? quotedMd5('original') : new Date().toUTCString();
-      await expect(oss.put(key('cas-target'), Buffer.from('replacement'), { headers: { [name]: value } })).rejects.toMatchObject({
-        status: 400,
-        code: 'NotImplemented',
-        ecCode: '0017-00000245',
-      });
-      await expect(oss.put(key(`cas-new-${name}`), Buffer.from('new'), { headers: { [name]: value } })).rejects.toMatchObject({ code: 'NotImplemented' });
-      expect(emulator.readObject('agui-state', key('cas-target'))?.toString()).toBe('original');
-      expect(emulator.readObject('agui-state', key(`cas-new-${name}`))).toBeUndefined();
-    },
-  );
+  it.each(['If-Match', 'If-None-Match', 'If-Modified-Since', 'If-Unmodified-Since'])('answers a PutObject carrying %s with 400 NotImplemented and writes nothing', async (name) => {
+    const oss = client(emulator, signing);
+    await oss.put(key('cas-target'), Buffer.from('original'));
+    const value = name.startsWith('If-M') || name.startsWith('If-N') ? quotedMd5('original') : new Date().toUTCString();
+    await expect(oss.put(key('cas-target'), Buffer.from('replacement'), { headers: { [name]: value } })).rejects.toMatchObject({
+      status: 400,
+      code: 'NotImplemented',
+      ecCode: '0017-00000245',
+    });
+    await expect(oss.put(key(`cas-new-${name}`), Buffer.from('new'), { headers: { [name]: value } })).rejects.toMatchObject({ code: 'NotImplemented' });
+    expect(emulator.readObject('agui-state', key('cas-target'))?.toString()).toBe('original');
+    expect(emulator.readObject('agui-state', key(`cas-new-${name}`))).toBeUndefined();
+  });
 
   it('evaluates If-Match and If-None-Match on GET and HEAD (412 / 304)', async () => {
     const oss = client(emulator, signing);

@@ -9,12 +9,12 @@
  * or success, lease released) — see docs/state-store.md "Request counts".
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startOssEmulator, type OssEmulator } from '../../lib/emulators/oss/server.js';
+import { type OssEmulator, startOssEmulator } from '../../lib/emulators/oss/server.js';
 import { runBody, uniqueId } from '../support/fixtures.js';
 import { interruptsOf, threadCalls } from '../support/interrupts.js';
 import { objectKeyOf, ossStore, storedEnvelope, storedRevisions } from '../support/oss.js';
 import { types } from '../support/sse.js';
-import { startStack, type Stack } from '../support/stack.js';
+import { type Stack, startStack } from '../support/stack.js';
 
 let oss: OssEmulator;
 let stack: Stack;
@@ -41,7 +41,10 @@ function newestDocument(threadId: string): StoredThread {
 
 describe('before the stream', () => {
   it('answers 503 STATE_UNAVAILABLE and calls nothing on A2A when OSS answers 5xx', async () => {
-    for (const fault of [{ operation: 'ListObjectsV2', status: 500 }, { operation: 'PutObject', status: 503 }]) {
+    for (const fault of [
+      { operation: 'ListObjectsV2', status: 500 },
+      { operation: 'PutObject', status: 503 },
+    ]) {
       const threadId = uniqueId('thread');
       oss.addFault({ ...fault, keyPrefix: `agui/threads/${threadId}/`, times: Infinity });
       const response = await stack.post('/', runBody({ threadId }));

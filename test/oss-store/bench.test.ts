@@ -12,7 +12,9 @@ const run = promisify(execFile);
 it('reports the request counts documented in docs/state-store.md', async () => {
   const root = join(import.meta.dirname, '../..');
   const { stdout } = await run(process.execPath, ['--import', 'tsx', 'scripts/bench-oss.ts'], { cwd: root, timeout: 60_000 });
-  const totals = Object.fromEntries(Object.entries((JSON.parse(stdout) as { ossRequests: Record<string, { total: number }> }).ossRequests).map(([name, counts]) => [name, counts.total]));
+  const totals = Object.fromEntries(
+    Object.entries((JSON.parse(stdout) as { ossRequests: Record<string, { total: number }> }).ossRequests).map(([name, counts]) => [name, counts.total]),
+  );
   expect(totals).toMatchObject({
     'admission, new thread': 3,
     'admission, existing thread': 4,

@@ -34,7 +34,12 @@ describe('OSS configuration', () => {
   });
 
   it('takes any endpoint as given: a loopback emulator over http, path-style', () => {
-    const oss = loadConfig({ ...OSS, IAC_CODE_AGUI_OSS_ENDPOINT: 'http://127.0.0.1:9123', IAC_CODE_AGUI_OSS_REGION: 'oss-cn-hangzhou', IAC_CODE_AGUI_OSS_PREFIX: '/tenant-a/agui/' }).oss;
+    const oss = loadConfig({
+      ...OSS,
+      IAC_CODE_AGUI_OSS_ENDPOINT: 'http://127.0.0.1:9123',
+      IAC_CODE_AGUI_OSS_REGION: 'oss-cn-hangzhou',
+      IAC_CODE_AGUI_OSS_PREFIX: '/tenant-a/agui/',
+    }).oss;
     expect(oss).toMatchObject({ endpoint: 'http://127.0.0.1:9123', region: 'cn-hangzhou', pathStyle: true, signature: 'v4', prefix: 'tenant-a/agui' });
     // Without a region a custom endpoint signs V1, unless told otherwise.
     expect(loadConfig({ ...OSS, IAC_CODE_AGUI_OSS_ENDPOINT: 'http://localhost:9123' }).oss).toMatchObject({ signature: 'v1', region: undefined, pathStyle: true });

@@ -4,10 +4,10 @@
  * without); V1 and V4 signatures both work; nothing secret reaches an error, a log or /health.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OssStoreProvider } from '../../lib/adapters/oss-provider.js';
+import { OssStoreProvider } from '../../lib/adapters/oss-store/provider.js';
 import { StoreUnavailableError } from '../../lib/core/ports.js';
 import { Secret } from '../../lib/core/secret.js';
-import { startOssEmulator, type OssEmulator } from '../../lib/emulators/oss/server.js';
+import { type OssEmulator, startOssEmulator } from '../../lib/emulators/oss/server.js';
 import { runBody, uniqueId } from '../support/fixtures.js';
 import { ossSettings, ossStore } from '../support/oss.js';
 import { startStack } from '../support/stack.js';

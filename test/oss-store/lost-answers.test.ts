@@ -6,9 +6,9 @@
  * bounded number of tries; credentials that OSS refuses are not retried at all.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { OssObjects } from '../../lib/adapters/oss-objects.js';
+import type { OssObjects } from '../../lib/adapters/oss-store/objects.js';
 import { StoreConflictError, StoreUnavailableError } from '../../lib/core/ports.js';
-import { startOssEmulator, type OssEmulator } from '../../lib/emulators/oss/server.js';
+import { type OssEmulator, startOssEmulator } from '../../lib/emulators/oss/server.js';
 import { uniqueId } from '../support/fixtures.js';
 import { interpose, objectKeyOf, ossStore, storedEnvelope, storedRevisions } from '../support/oss.js';
 

@@ -6,10 +6,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodeEnvelope } from '../../lib/adapters/oss-envelope.js';
-import type { OssObjects } from '../../lib/adapters/oss-objects.js';
+import { encodeEnvelope } from '../../lib/adapters/oss-store/envelope.js';
+import type { OssObjects } from '../../lib/adapters/oss-store/objects.js';
 import { StoreConflictError } from '../../lib/core/ports.js';
-import { startOssEmulator, type OssEmulator } from '../../lib/emulators/oss/server.js';
+import { type OssEmulator, startOssEmulator } from '../../lib/emulators/oss/server.js';
 import { uniqueId } from '../support/fixtures.js';
 import { interpose, objectKeyOf, ossObjects, ossStore, storedEnvelope, storedRevisions } from '../support/oss.js';
 

@@ -5,9 +5,9 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { StoreConflictError } from '../../lib/core/ports.js';
-import { startOssEmulator, type OssEmulator } from '../../lib/emulators/oss/server.js';
+import { type OssEmulator, startOssEmulator } from '../../lib/emulators/oss/server.js';
 import { uniqueId } from '../support/fixtures.js';
-import { objectKeyOf, ossStore, rawClient, storedEnvelope, storedRevisions, TEST_BUCKET } from '../support/oss.js';
+import { ossStore, rawClient, storedEnvelope, storedRevisions, TEST_BUCKET } from '../support/oss.js';
 
 let emulator: OssEmulator;
 beforeAll(async () => {
@@ -27,11 +27,7 @@ describe('objects', () => {
     const threadId = uniqueId('thread');
     for (let revision = 1; revision <= 3; revision += 1) await store.save(threadId, { revision }, revision - 1);
     const keys = emulator.objectKeys(TEST_BUCKET).filter((key) => key.includes(threadId));
-    expect(keys).toEqual([
-      `agui/threads/${threadId}/r/999999999996-3.json`,
-      `agui/threads/${threadId}/r/999999999997-2.json`,
-      `agui/threads/${threadId}/r/999999999998-1.json`,
-    ]);
+    expect(keys).toEqual([`agui/threads/${threadId}/r/999999999996-3.json`, `agui/threads/${threadId}/r/999999999997-2.json`, `agui/threads/${threadId}/r/999999999998-1.json`]);
     expect(storedRevisions(emulator, threadId)).toEqual([3, 2, 1]);
   });
 

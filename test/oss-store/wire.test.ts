@@ -8,10 +8,10 @@
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { OssThreadStore } from '../../lib/adapters/oss-store.js';
-import { AliOssObjects } from '../../lib/adapters/oss-objects.js';
+import { AliOssObjects } from '../../lib/adapters/oss-store/objects.js';
+import { OssThreadStore } from '../../lib/adapters/oss-store/thread-store.js';
 import { StoreConflictError } from '../../lib/core/ports.js';
-import { startOssEmulator, type OssEmulator } from '../../lib/emulators/oss/server.js';
+import { type OssEmulator, startOssEmulator } from '../../lib/emulators/oss/server.js';
 import { uniqueId } from '../support/fixtures.js';
 import { objectKeyOf, TEST_BUCKET, TEST_KEY } from '../support/oss.js';
 

@@ -4,7 +4,7 @@
  * the thread store (an OSS bucket) and the A2A kernel. Nothing of this shell's IAC_CODE_* or
  * ALIBABA_CLOUD_* environment leaks in.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 

@@ -3,7 +3,7 @@
  * compare-and-swap, retrying on conflict. Several of these race on one thread; a true CAS loses
  * no increment. Usage: tsx cas-racer.ts <stateDir> <threadId> <increments> <startAtEpochMs>
  */
-import { FileThreadStore } from '../../lib/adapters/file-store.js';
+import { FileThreadStore } from '../../lib/adapters/file-store/file-store.js';
 import { StoreConflictError } from '../../lib/core/ports.js';
 
 const [stateDir, threadId, increments, startAt] = process.argv.slice(2);

@@ -2,7 +2,7 @@
  * A ThreadStore wrapper that fails chosen calls. A mock only in the brief's sense: a real store
  * cannot be made to fail its Nth write on demand; everything else goes to the real driver.
  */
-import { StoreUnavailableError, type StoredDocument, type ThreadStore } from '../../lib/core/ports.js';
+import { type StoredDocument, StoreUnavailableError, type ThreadStore } from '../../lib/core/ports.js';
 
 export class FaultyStore implements ThreadStore {
   readonly kind: ThreadStore['kind'];

@@ -5,10 +5,10 @@
  */
 import OSS from 'ali-oss';
 import type { OssSettings } from '../../lib/adapters/config.js';
-import { decodeEnvelope, type Envelope } from '../../lib/adapters/oss-envelope.js';
-import { revisionKey, revisionOfKey, revisionsPrefix } from '../../lib/adapters/oss-keys.js';
-import { AliOssObjects, type OssObjects } from '../../lib/adapters/oss-objects.js';
-import { OssThreadStore, type OssStoreOptions } from '../../lib/adapters/oss-store.js';
+import { decodeEnvelope, type Envelope } from '../../lib/adapters/oss-store/envelope.js';
+import { revisionKey, revisionOfKey, revisionsPrefix } from '../../lib/adapters/oss-store/keys.js';
+import { AliOssObjects, type OssObjects } from '../../lib/adapters/oss-store/objects.js';
+import { type OssStoreOptions, OssThreadStore } from '../../lib/adapters/oss-store/thread-store.js';
 import { Secret } from '../../lib/core/secret.js';
 import type { OssEmulator } from '../../lib/emulators/oss/server.js';
 

@@ -5,16 +5,16 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SdkA2AKernel } from '../../lib/adapters/a2a-kernel.js';
-import { FileThreadStore } from '../../lib/adapters/file-store.js';
+import { SdkA2AKernel } from '../../lib/adapters/a2a-kernel/sdk-kernel.js';
+import { FileThreadStore } from '../../lib/adapters/file-store/file-store.js';
 import { createLogger } from '../../lib/adapters/logger.js';
-import { MemoryThreadStore } from '../../lib/adapters/memory-store.js';
-import { listen, type RunningServer } from '../../lib/adapters/node-server.js';
+import { listen, type RunningServer } from '../../lib/adapters/node-server/node-server.js';
 import { versions } from '../../lib/adapters/versions.js';
 import type { A2AKernel, ThreadStore } from '../../lib/core/ports.js';
 import { secretFrom } from '../../lib/core/secret.js';
-import { createApp, type App, type AppConfig } from '../../lib/http/app.js';
-import { startA2AEmulator, type A2AEmulator, type A2AEmulatorOptions } from '../../lib/emulators/a2a/server.js';
+import { type A2AEmulator, type A2AEmulatorOptions, startA2AEmulator } from '../../lib/emulators/a2a/server.js';
+import { type App, type AppConfig, createApp } from '../../lib/http/app.js';
+import { MemoryThreadStore } from './memory-store.js';
 import { readSse, type SseRecord } from './sse.js';
 
 export interface StackOptions {

@@ -4,7 +4,17 @@ import { ConfigError, loadConfig } from '../../lib/adapters/config.js';
 describe('configuration (SPEC §6)', () => {
   it('defaults to 127.0.0.1:8000, the file store under IAC_CODE_CONFIG_DIR, a 30 s lease renewed every 10 s', () => {
     const config = loadConfig({ IAC_CODE_CONFIG_DIR: '/cfg' });
-    expect(config).toMatchObject({ host: '127.0.0.1', port: 8000, inFunctionCompute: false, store: 'file', stateDir: '/cfg/agui', leaseTtlMs: 30_000, leaseRenewMs: 10_000, heartbeatMs: 15_000, allowedRoots: [] });
+    expect(config).toMatchObject({
+      host: '127.0.0.1',
+      port: 8000,
+      inFunctionCompute: false,
+      store: 'file',
+      stateDir: '/cfg/agui',
+      leaseTtlMs: 30_000,
+      leaseRenewMs: 10_000,
+      heartbeatMs: 15_000,
+      allowedRoots: [],
+    });
     expect(loadConfig({ IAC_CODE_AGUI_STATE_DIR: '/state' }).stateDir).toBe('/state');
   });
 

@@ -26,7 +26,11 @@ describe('interrupt objects (contract §C)', () => {
   });
 
   it('derive standard option ids and titles, de-duplicating ids', () => {
-    expect(standardOptions([{ id: 'a', label: 'A' }, { candidate_index: 3, name: 'Three' }, { title: 'T' }, 'plain', '', { id: 'a' }, { id: 'a', label: 'again' }]).map(({ id, title }) => ({ id, title }))).toEqual([
+    expect(
+      standardOptions([{ id: 'a', label: 'A' }, { candidate_index: 3, name: 'Three' }, { title: 'T' }, 'plain', '', { id: 'a' }, { id: 'a', label: 'again' }]).map(
+        ({ id, title }) => ({ id, title }),
+      ),
+    ).toEqual([
       { id: 'a', title: 'A' },
       { id: '3', title: 'Three' },
       { id: '2', title: 'T' },
@@ -60,7 +64,11 @@ describe('required inputs (contract §B.5)', () => {
 
 describe('answers (contract §A.5)', () => {
   const permission = pending({ kind: 'permission', toolUseId: 42 }, 'permission-1');
-  const question = pending({ kind: 'ask_user_question', options: [{ id: 'plan-a', label: 'Plan A' }, { id: 'plan-b', name: 'Plan B name' }, { id: 'plan-c' }], allowFreeText: true });
+  const question = pending({
+    kind: 'ask_user_question',
+    options: [{ id: 'plan-a', label: 'Plan A' }, { id: 'plan-b', name: 'Plan B name' }, { id: 'plan-c' }],
+    allowFreeText: true,
+  });
 
   it('validate permissions, cancelled meaning deny', () => {
     expect(isValidAnswer(permission, { interruptId: 'permission-1', status: 'resolved', payload: { decision: 'allow_once' } })).toBe(true);

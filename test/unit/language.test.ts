@@ -43,7 +43,8 @@ describe('catalogues', () => {
       for (const key of keys) {
         const text = CATALOGUES[language][key as keyof typeof CATALOGUES.en];
         expect(text, `${language}.${key}`).toMatch(/\S/);
-        if (language !== 'en' && !['permissionRequired', 'inputRequired'].includes(key)) expect(text, `${language}.${key} untranslated`).not.toBe(CATALOGUES.en[key as keyof typeof CATALOGUES.en]);
+        if (language !== 'en' && !['permissionRequired', 'inputRequired'].includes(key))
+          expect(text, `${language}.${key} untranslated`).not.toBe(CATALOGUES.en[key as keyof typeof CATALOGUES.en]);
       }
     }
   });

@@ -15,7 +15,7 @@ function translator(seed: { pipelineSequence?: number; pipelineOpenSteps?: strin
     textDigests: [],
     pipelineSequence: seed.pipelineSequence ?? 0,
     pipelineOpenSteps: seed.pipelineOpenSteps ?? [],
-    newId: () => `id${(n += 1)}`,
+    newId: () => `id${++n}`,
   });
 }
 
@@ -26,11 +26,17 @@ function envelope(eventType: string, fields: Record<string, unknown> = {}): Reco
 }
 
 function live(t: RunTranslator, ...envelopes: Array<Record<string, unknown>>) {
-  return envelopes.flatMap((item) => t.apply(unwrapItem({ statusUpdate: { taskId: 'task', status: { state: 'TASK_STATE_WORKING' }, metadata: { iac_code: { pipeline: item } } } })));
+  return envelopes.flatMap((item) =>
+    t.apply(unwrapItem({ statusUpdate: { taskId: 'task', status: { state: 'TASK_STATE_WORKING' }, metadata: { iac_code: { pipeline: item } } } })),
+  );
 }
 
 const parentStep = { step: { id: 'evaluate_candidates', runId: 'sr-1' } };
-const candidateStep = (candidate: string) => ({ scope: 'candidate_step', candidate: { id: candidate, runId: `run-${candidate}` }, candidateStep: { id: 'template_generating', runId: `cs-${candidate}` } });
+const candidateStep = (candidate: string) => ({
+  scope: 'candidate_step',
+  candidate: { id: candidate, runId: `run-${candidate}` },
+  candidateStep: { id: 'template_generating', runId: `cs-${candidate}` },
+});
 
 describe('pipeline envelopes', () => {
   it('emit no CUSTOM for standard signals and step lifecycle, but the standard events', () => {
@@ -57,7 +63,7 @@ describe('pipeline envelopes', () => {
     const events = live(translator(), ...envelopes, ...Array.from({ length: 500 }, () => envelope('pipeline_progress')));
     expect(events.filter((event) => event.type === 'CUSTOM').map((event) => (event['value'] as { eventType: string }).eventType)).toEqual(types);
     expect(events.find((event) => event.type === 'CUSTOM')?.['value']).toEqual(envelopes[0]);
-    expect(events.every((event) => event.type === 'CUSTOM' ? event['name'] === 'iac-code.pipeline.v1' : true)).toBe(true);
+    expect(events.every((event) => (event.type === 'CUSTOM' ? event['name'] === 'iac-code.pipeline.v1' : true))).toBe(true);
   });
 
   it('nest steps: a,b started and finished b,a', () => {
@@ -70,7 +76,10 @@ describe('pipeline envelopes', () => {
   it('close run-local steps in sorted-key order at run end, keep them durable, and reopen them on the next run', () => {
     const t = translator();
     live(t, envelope('step_started', parentStep), envelope('candidate_step_started', candidateStep('candidate-0')));
-    const closing = t.closeSpans().filter((event) => event.type === 'STEP_FINISHED').map((event) => event['stepName']);
+    const closing = t
+      .closeSpans()
+      .filter((event) => event.type === 'STEP_FINISHED')
+      .map((event) => event['stepName']);
     expect(closing).toEqual(['candidate:candidate-0:template_generating', 'evaluate_candidates']);
     expect(t.closeSpans()).toEqual([]);
     const durable = t.durableState().pipelineOpenSteps;
@@ -143,7 +152,13 @@ describe('pipeline envelopes', () => {
         { eventId: 'e-11', sequence: 11, eventType: 'text_delta', scope: 'pipeline', data: { text: 'new' } },
       ],
     });
-    expect(events[0]).toMatchObject({ type: 'ACTIVITY_SNAPSHOT', messageId: 'pipeline:pr-1', activityType: 'iac-code.pipeline.v1', replace: true, content: { schemaVersion: 1, pipelineRunId: 'pr-1', snapshot: { lastSequence: 12 } } });
+    expect(events[0]).toMatchObject({
+      type: 'ACTIVITY_SNAPSHOT',
+      messageId: 'pipeline:pr-1',
+      activityType: 'iac-code.pipeline.v1',
+      replace: true,
+      content: { schemaVersion: 1, pipelineRunId: 'pr-1', snapshot: { lastSequence: 12 } },
+    });
     expect(events.filter((event) => event.type === 'STEP_FINISHED').map((event) => event['stepName'])).toEqual(['candidate-b']);
     expect(events.filter((event) => event.type === 'TEXT_MESSAGE_CONTENT').map((event) => event['delta'])).toEqual(['new']);
     expect(events.filter((event) => event.type === 'TEXT_MESSAGE_START')[0]?.['messageId']).toBe('pipeline-message:pr-1:pipeline');
@@ -152,7 +167,16 @@ describe('pipeline envelopes', () => {
 
   it('leave pipeline events of a snapshot mapped for pre-flight alone (cursor unchanged)', () => {
     const t = translator();
-    const events = t.apply(unwrapItem({ task: { id: 'task', status: { state: 'TASK_STATE_INPUT_REQUIRED' }, metadata: { iac_code: { pipelineBatch: { events: [envelope('step_completed', { step: { id: 'z' } })] } } } } }), { statusText: false });
+    const events = t.apply(
+      unwrapItem({
+        task: {
+          id: 'task',
+          status: { state: 'TASK_STATE_INPUT_REQUIRED' },
+          metadata: { iac_code: { pipelineBatch: { events: [envelope('step_completed', { step: { id: 'z' } })] } } },
+        },
+      }),
+      { statusText: false },
+    );
     expect(events).toEqual([]);
     expect(t.durableState().pipelineSequence).toBe(0);
   });

@@ -7,7 +7,15 @@ import { textDigest } from '../../lib/core/translate/text-digests.js';
 
 function translator(textDigests: string[] = []) {
   let n = 0;
-  return new RunTranslator({ make: eventFactory(() => 1000.7), runId: 'run-1', threadId: 'thread-1', textDigests, pipelineSequence: 0, pipelineOpenSteps: [], newId: () => `id${(n += 1)}` });
+  return new RunTranslator({
+    make: eventFactory(() => 1000.7),
+    runId: 'run-1',
+    threadId: 'thread-1',
+    textDigests,
+    pipelineSequence: 0,
+    pipelineOpenSteps: [],
+    newId: () => `id${++n}`,
+  });
 }
 
 function status(text: string | undefined, iac: Record<string, unknown> = {}, messageId = 'task-1-message', state = 'TASK_STATE_WORKING'): WireStreamItem {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { trimmingSseStream } from '../../lib/adapters/sse-history-trim.js';
+import { trimmingSseStream } from '../../lib/adapters/a2a-kernel/sse-history-trim.js';
 
 async function pipe(chunks: string[]): Promise<string> {
   const source = new ReadableStream<Uint8Array>({
@@ -23,7 +23,15 @@ describe('trimming echoed user history from large SSE events', () => {
     const event = {
       jsonrpc: '2.0',
       id: 1,
-      result: { task: { id: 't', history: [{ role: 'ROLE_USER', parts: [{ text: 'look' }, { data: { bytes: big }, mediaType: 'image/png' }] }, { role: 'ROLE_AGENT', parts: [{ data: { x: 1 } }] }] } },
+      result: {
+        task: {
+          id: 't',
+          history: [
+            { role: 'ROLE_USER', parts: [{ text: 'look' }, { data: { bytes: big }, mediaType: 'image/png' }] },
+            { role: 'ROLE_AGENT', parts: [{ data: { x: 1 } }] },
+          ],
+        },
+      },
     };
     const out = await pipe([`data: ${JSON.stringify(event)}\n\n`]);
     const parsed = JSON.parse(out.trim().slice(6));

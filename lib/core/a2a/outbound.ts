@@ -5,8 +5,9 @@
  * kernel reads request-level metadata *instead of* message metadata when both exist, so
  * request-level `params.metadata` is never sent (contract §A.2 server note).
  */
-import type { Language } from '../i18n/catalogue.js';
+
 import { sha256Hex } from '../hash.js';
+import type { Language } from '../i18n/catalogue.js';
 import type { IacCodeProps } from '../protocol/schemas.js';
 import type { JsonObject, WirePart, WireSendParams } from './wire-types.js';
 

@@ -190,7 +190,7 @@ const fr: Catalogue = {
   threadBindingConflict: 'Le thread est lié à un autre espace de travail ou utilisateur.',
   resumeRequired: 'Le thread a des interruptions en attente ; répondez-y avec un resume.',
   executionLostResume: "L'exécution à reprendre n'est plus disponible.",
-  executionLostRosInvocation: "Le rosInvocationId ne correspond pas au run interrompu.",
+  executionLostRosInvocation: 'Le rosInvocationId ne correspond pas au run interrompu.',
   executionLostTask: "La tâche A2A à reprendre n'est pas disponible.",
   executionLostSession: "La session iac-code à reprendre n'est pas disponible.",
   executionLostLease: 'Le run a perdu sa réservation du thread.',

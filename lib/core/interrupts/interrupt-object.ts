@@ -4,10 +4,10 @@
  * the adapter imposes no deadline (SPEC §8).
  */
 import type { JsonObject } from '../a2a/wire-types.js';
-import { translate, type Language } from '../i18n/catalogue.js';
+import { type Language, translate } from '../i18n/catalogue.js';
 import { normaliseLanguage } from '../i18n/language.js';
 import type { PendingInterrupt } from '../thread/document.js';
-import { standardOptions, type StandardOption } from './options.js';
+import { type StandardOption, standardOptions } from './options.js';
 
 export const PERMISSION_SCHEMA = {
   type: 'object',

@@ -2,15 +2,16 @@
  * A parsed POST / body → a validated RunRequest, or INVALID_INPUT naming every failing field
  * (SPEC §2–§3). Everything decidable from the request alone is decided here, before the stream.
  */
-import { AdapterError, type FieldIssue } from '../errors.js';
-import type { MessageKey } from '../i18n/catalogue.js';
-import { canonicalJson } from '../canonical-json.js';
-import { sha256Hex } from '../hash.js';
+
 import type { WirePart } from '../a2a/wire-types.js';
-import { envelopeSchema, iacCodeSchema, type IacCodeProps, type ResumeEntry } from './schemas.js';
+import { canonicalJson } from '../canonical-json.js';
+import { AdapterError, type FieldIssue } from '../errors.js';
+import { sha256Hex } from '../hash.js';
+import type { MessageKey } from '../i18n/catalogue.js';
 import { fieldIssues } from './field-issues.js';
-import { checkWorkspace } from './workspace.js';
+import { envelopeSchema, type IacCodeProps, iacCodeSchema, type ResumeEntry } from './schemas.js';
 import { userContentToParts } from './user-content.js';
+import { checkWorkspace } from './workspace.js';
 
 export interface RunRequest {
   threadId: string;
@@ -58,7 +59,8 @@ export function parseRunRequest(body: unknown, options: RunRequestOptions): RunR
     const workspace = checkWorkspace(iacCode.data.cwd, options.allowedRoots);
     if (workspace.ok) cwd = workspace.cwd;
     else if (workspace.reason === 'outsideRoots') fail('cwdOutsideRoots', [{ path: 'forwardedProps.iacCode.cwd', message: 'Outside the allowed roots.' }]);
-    else fail('invalidForwardedProps', [{ path: 'forwardedProps.iacCode.cwd', message: workspace.reason === 'notAbsolute' ? 'Must be an absolute path.' : 'Must not contain "..".' }]);
+    else
+      fail('invalidForwardedProps', [{ path: 'forwardedProps.iacCode.cwd', message: workspace.reason === 'notAbsolute' ? 'Must be an absolute path.' : 'Must not contain "..".' }]);
   }
   if (key || !iacCode.success) throw new AdapterError('INVALID_INPUT', key ?? 'invalidForwardedProps', issues);
 

@@ -6,9 +6,10 @@
  * with inline image data is upgraded to an image. All failures are INVALID_INPUT before the
  * stream (SPEC §2 table), each naming its field.
  */
+
+import type { WirePart } from '../a2a/wire-types.js';
 import { AdapterError, type FieldIssue } from '../errors.js';
 import type { MessageKey } from '../i18n/catalogue.js';
-import type { WirePart } from '../a2a/wire-types.js';
 
 export const IMAGE_MIME_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
 export const MAX_IMAGE_BYTES = 8 * 1024 * 1024;
@@ -19,8 +20,7 @@ const SIGNATURES: Record<(typeof IMAGE_MIME_TYPES)[number], (bytes: Uint8Array) 
   'image/png': (b) => b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47,
   'image/jpeg': (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff,
   'image/gif': (b) => b[0] === 0x47 && b[1] === 0x49 && b[2] === 0x46 && b[3] === 0x38,
-  'image/webp': (b) =>
-    b[0] === 0x52 && b[1] === 0x49 && b[2] === 0x46 && b[3] === 0x46 && b[8] === 0x57 && b[9] === 0x45 && b[10] === 0x42 && b[11] === 0x50,
+  'image/webp': (b) => b[0] === 0x52 && b[1] === 0x49 && b[2] === 0x46 && b[3] === 0x46 && b[8] === 0x57 && b[9] === 0x45 && b[10] === 0x42 && b[11] === 0x50,
 };
 
 const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[1-9]|lpt[1-9])$/i;
@@ -162,6 +162,7 @@ function isStrictBase64(data: string): boolean {
 export function safeFilename(candidate: unknown): string | undefined {
   if (typeof candidate !== 'string' || candidate.length === 0) return undefined;
   if (new TextEncoder().encode(candidate).length > 255) return undefined;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what a file name must not hold
   if (/[\u0000-\u001f\u007f/\\:*?"<>|]/.test(candidate)) return undefined;
   if (candidate.startsWith('.') || candidate.endsWith('.') || candidate.trim() !== candidate) return undefined;
   if (WINDOWS_RESERVED.test(candidate.split('.')[0] ?? '')) return undefined;

@@ -6,7 +6,7 @@
 import { AdapterError } from '../errors.js';
 import { StoreConflictError, type ThreadStore } from '../ports.js';
 import type { RunRequest } from '../protocol/run-request.js';
-import { admitRun, type AdmissionContext } from '../thread/admission.js';
+import { type AdmissionContext, admitRun } from '../thread/admission.js';
 import { parseThreadDocument } from '../thread/parse-document.js';
 import { RunThread } from './run-thread.js';
 

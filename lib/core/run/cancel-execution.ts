@@ -5,7 +5,7 @@
  * stream on another instance sees it (RUN_ERROR CANCELLED) even if CancelTask cannot be delivered.
  */
 import { AdapterError } from '../errors.js';
-import { StoreConflictError, type A2AKernel, type Logger, type ThreadStore } from '../ports.js';
+import { type A2AKernel, type Logger, StoreConflictError, type ThreadStore } from '../ports.js';
 import { cancelCurrentExecution } from '../thread/interrupt-transitions.js';
 import { parseThreadDocument } from '../thread/parse-document.js';
 import { isExecutionTerminal } from '../thread/run-transitions.js';

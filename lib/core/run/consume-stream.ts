@@ -3,9 +3,9 @@
  * identities durable before anything reveals them, translates signals into events, and stops at
  * the first new required input or at a state that ends the turn.
  */
-import { TERMINAL_STATES, unwrapItem, type InboundItem } from '../a2a/inbound.js';
+import { type InboundItem, TERMINAL_STATES, unwrapItem } from '../a2a/inbound.js';
 import type { WireStreamItem } from '../a2a/wire-types.js';
-import { requiredInputs, type RequiredInput } from '../interrupts/inputs.js';
+import { type RequiredInput, requiredInputs } from '../interrupts/inputs.js';
 import { isApplied } from '../thread/interrupt-transitions.js';
 import { recordIdentities } from '../thread/run-transitions.js';
 import { protocolViolation } from './run-failure.js';

@@ -4,8 +4,8 @@
  * RUN_ERROR EXECUTION_LOST (or CANCELLED when a cancel ended the execution) and writes nothing.
  */
 import { renewLease } from '../thread/run-transitions.js';
-import { LeaseLostError } from './run-thread.js';
 import type { RunSession } from './run-session.js';
+import { LeaseLostError } from './run-thread.js';
 
 export class LeaseKeeper {
   private readonly timer: ReturnType<typeof setInterval>;

@@ -1,8 +1,8 @@
 /** A new turn: the latest user message to SendStreamingMessage on a fresh task (contract §A.2). */
 import { iacCodeMetadata, sendParams } from '../a2a/outbound.js';
 import { consumeStream } from './consume-stream.js';
-import { RunFailure } from './run-failure.js';
 import { finishRun } from './run-ending.js';
+import { RunFailure } from './run-failure.js';
 import type { RunSession } from './run-session.js';
 
 export async function streamNewTurn(session: RunSession, signal: AbortSignal): Promise<void> {

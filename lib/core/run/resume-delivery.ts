@@ -7,16 +7,16 @@
 import { TERMINAL_STATES, unwrapTask } from '../a2a/inbound.js';
 import { iacCodeMetadata, sendParams } from '../a2a/outbound.js';
 import type { WirePart } from '../a2a/wire-types.js';
+import type { MessageKey } from '../i18n/catalogue.js';
 import { permissionAnswerPart } from '../interrupts/answers.js';
 import { isPermission } from '../interrupts/interrupt-object.js';
 import type { Answer } from '../interrupts/resume-plan.js';
 import { KernelRpcError, StoreConflictError, StoreCorruptError, StoreUnavailableError } from '../ports.js';
-import type { MessageKey } from '../i18n/catalogue.js';
 import { acceptAnswers } from '../thread/interrupt-transitions.js';
 import { absorbIdentities, absorbItem, consumeStream, isStopState, type StreamResult } from './consume-stream.js';
-import { classifyRunError, isBackupNotReady, RunFailure } from './run-failure.js';
-import { finishRun } from './run-ending.js';
 import { recoverPipeline } from './pipeline-recovery.js';
+import { finishRun } from './run-ending.js';
+import { classifyRunError, isBackupNotReady, RunFailure } from './run-failure.js';
 import type { RunSession } from './run-session.js';
 
 export async function deliverAnswers(session: RunSession, answers: Answer[], signal: AbortSignal): Promise<void> {
@@ -34,7 +34,12 @@ export async function deliverAnswers(session: RunSession, answers: Answer[], sig
 /** Records accepted answers; A2A already acts on them, so a failed write must cancel the task. */
 async function accept(session: RunSession, answers: Answer[]): Promise<void> {
   try {
-    await session.thread.update((document) => acceptAnswers(document, answers.map((answer) => ({ interruptId: answer.pending.id, digest: answer.digest }))));
+    await session.thread.update((document) =>
+      acceptAnswers(
+        document,
+        answers.map((answer) => ({ interruptId: answer.pending.id, digest: answer.digest })),
+      ),
+    );
   } catch (error) {
     if (error instanceof StoreUnavailableError || error instanceof StoreConflictError || error instanceof StoreCorruptError) {
       throw new RunFailure('STATE_PERSISTENCE_FAILED', 'statePersistenceFailed', true, { cause: error, forceCancel: true });
@@ -67,7 +72,15 @@ function resumeParams(session: RunSession, messageId: string, part: WirePart) {
 }
 
 /** Streams one answer; acceptance happens on its first event. */
-async function streamAnswer(session: RunSession, answers: Answer[], messageId: string, part: WirePart, notAccepted: MessageKey, signal: AbortSignal, afterAccept?: () => void): Promise<StreamResult> {
+async function streamAnswer(
+  session: RunSession,
+  answers: Answer[],
+  messageId: string,
+  part: WirePart,
+  notAccepted: MessageKey,
+  signal: AbortSignal,
+  afterAccept?: () => void,
+): Promise<StreamResult> {
   let accepted = false;
   try {
     const result = await consumeStream(session, session.kernel.sendStreamingMessage(resumeParams(session, messageId, part), { signal }), {

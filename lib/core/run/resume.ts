@@ -87,7 +87,12 @@ export async function streamResume(session: RunSession, entries: readonly Resume
 
   // 6. Reconcile pending with the snapshot, then decide.
   const answering = new Set(entries.map((entry) => entry.interruptId));
-  const pending = reconcilePending(document.execution.pending, { inputs: requiredInputs(snapshot.iac), hasProjection: hasInputProjection(snapshot.iac) }, answering, new Set(applied.keys()));
+  const pending = reconcilePending(
+    document.execution.pending,
+    { inputs: requiredInputs(snapshot.iac), hasProjection: hasInputProjection(snapshot.iac) },
+    answering,
+    new Set(applied.keys()),
+  );
   const plan = planResume({ entries, pending, knownBefore: new Set(document.execution.pending.map((item) => item.id)), applied });
   // A rejected resume changes nothing: an interrupt discovered now is stored only once it is
   // announced or answered, so a later resume still treats it as new (contract §D.6).

@@ -146,7 +146,9 @@ export async function releaseAfterFailure(session: RunSession, cancelTask: boole
   const cancel = cancelTask && (force || !pending) && session.taskId !== undefined;
   if (cancel && session.taskId) await cancelQuietly(session, session.taskId);
   try {
-    const update = cancel ? cancelCurrentExecution : (document: ThreadDocument) => endRun(document, { durable: session.translator.durableState(), terminal: cancelTask && !pending, clearTask: false });
+    const update = cancel
+      ? cancelCurrentExecution
+      : (document: ThreadDocument) => endRun(document, { durable: session.translator.durableState(), terminal: cancelTask && !pending, clearTask: false });
     await session.thread.update(update);
   } catch (error) {
     logger.warn('could not release the thread after a failed run', { error: String(error) });

@@ -6,11 +6,11 @@
 import type { Language } from '../i18n/catalogue.js';
 import type { RunRequest } from '../protocol/run-request.js';
 import { LeaseKeeper } from './lease-keeper.js';
-import { classifyRunError, RunFailure } from './run-failure.js';
-import { abandonRun, cancelQuietly, releaseAfterFailure } from './run-ending.js';
 import { streamNewTurn } from './new-turn.js';
 import { streamResume } from './resume.js';
-import { RunSession, type Emit, type RunDeps } from './run-session.js';
+import { abandonRun, cancelQuietly, releaseAfterFailure } from './run-ending.js';
+import { classifyRunError, RunFailure } from './run-failure.js';
+import { type Emit, type RunDeps, RunSession } from './run-session.js';
 import type { RunThread } from './run-thread.js';
 
 export interface RunInput {

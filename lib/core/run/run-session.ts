@@ -6,10 +6,10 @@ import type { Language } from '../i18n/catalogue.js';
 import { translate } from '../i18n/catalogue.js';
 import type { A2AKernel, Logger } from '../ports.js';
 import type { RunRequest } from '../protocol/run-request.js';
-import { CUSTOM_SESSION, eventFactory, type AguiEvent, type MakeEvent } from '../translate/events.js';
+import { type AguiEvent, CUSTOM_SESSION, eventFactory, type MakeEvent } from '../translate/events.js';
 import { RunTranslator } from '../translate/run-translator.js';
-import type { RunThread } from './run-thread.js';
 import type { RunFailure } from './run-failure.js';
+import type { RunThread } from './run-thread.js';
 
 export interface RunDeps {
   kernel: A2AKernel;

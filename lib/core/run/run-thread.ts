@@ -6,8 +6,8 @@
  */
 import { StoreConflictError, type ThreadStore } from '../ports.js';
 import type { ThreadDocument } from '../thread/document.js';
-import { isExecutionTerminal } from '../thread/run-transitions.js';
 import { parseThreadDocument } from '../thread/parse-document.js';
+import { isExecutionTerminal } from '../thread/run-transitions.js';
 
 const MAX_CONFLICT_RETRIES = 8;
 

@@ -3,8 +3,9 @@
  * over the stored document. The caller writes the result with one compare-and-swap; a conflict
  * means another instance changed the thread, so it re-reads and decides again.
  */
-import { AdapterError } from '../errors.js';
+
 import { contextIdFor } from '../a2a/outbound.js';
+import { AdapterError } from '../errors.js';
 import type { RunRequest } from '../protocol/run-request.js';
 import { newExecution, THREAD_SCHEMA_VERSION, type ThreadDocument } from './document.js';
 

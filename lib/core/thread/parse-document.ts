@@ -1,6 +1,6 @@
 /** Validates a loaded document against the schema and its own thread id (SPEC §5). */
 import { StoreCorruptError } from '../ports.js';
-import { threadDocumentSchema, type ThreadDocument } from './document.js';
+import { type ThreadDocument, threadDocumentSchema } from './document.js';
 
 export function parseThreadDocument(raw: unknown, threadId: string): ThreadDocument {
   const parsed = threadDocumentSchema.safeParse(raw);

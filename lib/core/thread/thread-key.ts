@@ -4,21 +4,16 @@
  * "aguihash~" + SHA-256 hex. Encoding upper-case ids keeps "Thread-1" and "thread-1" apart on
  * case-insensitive filesystems.
  */
-import { sha256Hex } from '../hash.js';
+
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
+import { sha256Hex } from '../hash.js';
 
 const SAFE = /^[a-z0-9_.-]+$/;
 const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[1-9]|lpt[1-9])$/;
 const MAX_HEX_KEY = 200;
 
 export function threadKey(threadId: string): string {
-  if (
-    SAFE.test(threadId) &&
-    threadId !== '.' &&
-    threadId !== '..' &&
-    !threadId.endsWith('.') &&
-    !WINDOWS_RESERVED.test(threadId.split('.')[0] ?? '')
-  ) {
+  if (SAFE.test(threadId) && threadId !== '.' && threadId !== '..' && !threadId.endsWith('.') && !WINDOWS_RESERVED.test(threadId.split('.')[0] ?? '')) {
     return threadId;
   }
   const hexKey = `aguiid~${bytesToHex(utf8ToBytes(threadId))}`;

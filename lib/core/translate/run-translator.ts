@@ -4,7 +4,7 @@
  */
 import { agentText, type InboundItem } from '../a2a/inbound.js';
 import type { JsonObject } from '../a2a/wire-types.js';
-import { CUSTOM_ARTIFACT, type AguiEvent, type MakeEvent } from './events.js';
+import { type AguiEvent, CUSTOM_ARTIFACT, type MakeEvent } from './events.js';
 import { envelopesOf } from './pipeline/envelope.js';
 import { PipelineLane } from './pipeline/pipeline-lane.js';
 import { MAX_TEXT_DIGESTS } from './text-digests.js';

@@ -7,7 +7,7 @@
  * longest already-seen prefix. A digest is "<code points>:<sha256 hex>" so only the prefixes of
  * known lengths are hashed — linear in the number of digests, not quadratic in the text.
  */
-import { runningSha256, sha256Hex, type RunningDigest } from '../hash.js';
+import { type RunningDigest, runningSha256, sha256Hex } from '../hash.js';
 
 export const MAX_TEXT_DIGESTS = 256;
 

@@ -3,7 +3,7 @@
  */
 import type { JsonObject } from '../a2a/wire-types.js';
 import { canonicalJson } from '../canonical-json.js';
-import { CUSTOM_TOOL_PROGRESS, type AguiEvent, type MakeEvent } from './events.js';
+import { type AguiEvent, CUSTOM_TOOL_PROGRESS, type MakeEvent } from './events.js';
 
 export class ToolLane {
   private readonly open = new Set<string>();

@@ -5,10 +5,10 @@
  * cancel of a parked task waits for the executor to do so).
  */
 import { randomUUID } from 'node:crypto';
-import type { AgentExecutor, ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
 import { Message } from '@a2a-js/sdk';
-import { CancelledError, TaskScript, type Json, type ReceivedAnswer } from './task-script.js';
-import { DEFAULT_SCENARIO, scenarioNameFor, type Scenario, type ScenarioInput } from './scenarios.js';
+import type { AgentExecutor, ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
+import { DEFAULT_SCENARIO, type Scenario, type ScenarioInput, scenarioNameFor } from './scenarios.js';
+import { CancelledError, type Json, type ReceivedAnswer, TaskScript } from './task-script.js';
 
 export type SessionState = 'ok' | 'missing' | 'backupNotReady';
 

@@ -3,8 +3,8 @@
  * Each parks on its input and continues when the adapter's answer arrives.
  */
 import type { EmulatorControls } from './executor.js';
-import { pipelineScenario } from './pipeline-scenario.js';
 import { awaited, candidateSelectionInput, permissionInput, questionInput } from './inputs.js';
+import { pipelineScenario } from './pipeline-scenario.js';
 import type { Scenario } from './scenarios.js';
 import type { Json, ReceivedAnswer, TaskScript } from './task-script.js';
 
@@ -102,7 +102,9 @@ const subPipelinePermission: Scenario = async (script) => {
   script.status('WORKING', { pendingPermissions: [input] });
   const answer = await script.awaitAnswer(awaited(input, true));
   script.exposed = {};
-  script.status('WORKING', { inputReceived: { kind: 'permission', inputId: input['inputId'], toolUseId: 'toolu-sub-1', decision: answer.kind === 'permission' ? answer.decision : 'deny' } });
+  script.status('WORKING', {
+    inputReceived: { kind: 'permission', inputId: input['inputId'], toolUseId: 'toolu-sub-1', decision: answer.kind === 'permission' ? answer.decision : 'deny' },
+  });
   await words(script, allowed(answer) ? 'Stack A deployed. ' : 'Stack A skipped. ');
   script.finish('INPUT_REQUIRED');
 };
@@ -126,7 +128,13 @@ const question: Scenario = async (script) => {
 const questionAndPermission: Scenario = async (script) => {
   script.task('SUBMITTED');
   const question = questionInput(script, 'toolu-q-2');
-  const permission = permissionInput(script, { toolUseId: 'toolu-deploy-9', toolName: 'deploy_stack', title: 'Deploy stack Q.', target: 'vpc-q', sideband: { subPipelineId: 'sub-q' } });
+  const permission = permissionInput(script, {
+    toolUseId: 'toolu-deploy-9',
+    toolName: 'deploy_stack',
+    title: 'Deploy stack Q.',
+    target: 'vpc-q',
+    sideband: { subPipelineId: 'sub-q' },
+  });
   script.exposed = { input: question, pendingPermissions: [permission] };
   script.status('INPUT_REQUIRED', { input: question, pendingPermissions: [permission] });
   const chosen = await script.awaitAnswer(awaited(question));

@@ -4,8 +4,9 @@
  * permission for candidate 0 while candidate 1 keeps working unseen — its text reaches the adapter
  * only through `/iac-code/pipeline/state` on the resume.
  */
-import type { EnvelopeFields } from './pipeline-log.js';
+
 import { awaited, permissionInput } from './inputs.js';
+import type { EnvelopeFields } from './pipeline-log.js';
 import type { Scenario } from './scenarios.js';
 
 const parent = { id: 'evaluate_candidates', runId: 'step-run-1', index: 0, total: 2, type: 'parallel' };
@@ -31,9 +32,18 @@ export const pipelineScenario: Scenario = async (script) => {
   script.pipeline([['text_delta', inCandidate(0, { text: 'Template A drafted.' })]]);
   script.pipeline([['tool_started', inCandidate(1, { toolName: 'validate_template', toolUseId: 'toolu-validate-1', input: { template: 'b.yaml' } })]]);
   script.pipeline([['tool_result', inCandidate(1, { toolName: 'validate_template', toolUseId: 'toolu-validate-1', isError: false, result: { valid: true } })]]);
-  script.pipeline([['stack_progress', { scope: 'stack', data: { stack: 'vpc-a', progress: 0.5 } }], ['pipeline_progress', { scope: 'pipeline', data: { unknown: true } }]]);
+  script.pipeline([
+    ['stack_progress', { scope: 'stack', data: { stack: 'vpc-a', progress: 0.5 } }],
+    ['pipeline_progress', { scope: 'pipeline', data: { unknown: true } }],
+  ]);
   // Candidate 0 needs a permission; the task keeps WORKING (a sub-pipeline permission).
-  const input = permissionInput(script, { toolUseId: 'toolu-deploy-0', toolName: 'deploy_stack', title: 'Deploy stack A.', target: 'vpc-a', sideband: { subPipelineId: 'candidate-0' } });
+  const input = permissionInput(script, {
+    toolUseId: 'toolu-deploy-0',
+    toolName: 'deploy_stack',
+    title: 'Deploy stack A.',
+    target: 'vpc-a',
+    sideband: { subPipelineId: 'candidate-0' },
+  });
   script.exposed = { pendingPermissions: [input] };
   script.pipeline([['permission_requested', { ...inCandidate(0, { inputId: input['inputId'] }), status: 'input_required' }]], { extra: { pendingPermissions: [input] } });
   // While the adapter is away, candidate 1 goes on; only the pipeline log sees it.
@@ -47,7 +57,9 @@ export const pipelineScenario: Scenario = async (script) => {
   const answer = await script.awaitAnswer(awaited(input, true));
   script.exposed = {};
   const decision = answer.kind === 'permission' ? answer.decision : 'deny';
-  script.pipeline([['input_received', inCandidate(0, { inputId: input['inputId'], decision })]], { extra: { inputReceived: { kind: 'permission', inputId: input['inputId'], toolUseId: 'toolu-deploy-0', decision } } });
+  script.pipeline([['input_received', inCandidate(0, { inputId: input['inputId'], decision })]], {
+    extra: { inputReceived: { kind: 'permission', inputId: input['inputId'], toolUseId: 'toolu-deploy-0', decision } },
+  });
   script.pipeline([
     ['candidate_step_completed', inCandidate(0)],
     ['candidate_completed', { scope: 'candidate', candidate: candidate(0), step: parent }],

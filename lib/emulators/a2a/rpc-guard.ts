@@ -10,8 +10,8 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { EmulatorControls } from './executor.js';
 import { answerSubscribe } from './subscribe.js';
-import { taskSnapshot } from './task-snapshot.js';
 import type { TaskScript } from './task-script.js';
+import { taskSnapshot } from './task-snapshot.js';
 
 const PERMISSION_KEYS = ['decision', 'inputId', 'kind', 'requestTaskId', 'schemaVersion', 'toolUseId'];
 
@@ -21,7 +21,6 @@ interface RpcBody {
   params?: { id?: string; message?: { role?: string; taskId?: string; parts?: Array<Record<string, unknown>> } };
 }
 
-
 function rpcError(res: Response, id: unknown, code: number, message: string, data?: unknown): void {
   res.status(200).json({ jsonrpc: '2.0', id: id ?? null, error: { code, message, ...(data === undefined ? {} : { data }) } });
 }
@@ -30,7 +29,7 @@ function rpcError(res: Response, id: unknown, code: number, message: string, dat
 export function permissionAnswerProblem(message: NonNullable<RpcBody['params']>['message'], script: TaskScript | undefined): string | undefined {
   const parts = message?.parts ?? [];
   const data = parts.find((part) => part['data'] !== undefined)?.['data'] as Record<string, unknown> | undefined;
-  if (!data || data['kind'] !== 'permission') return undefined;
+  if (data?.['kind'] !== 'permission') return undefined;
   if (parts.length !== 1) return 'a permission answer has exactly one part';
   if (parts[0]?.['mediaType'] !== 'application/json') return 'a permission answer is application/json';
   if (message?.role !== 'ROLE_USER') return 'a permission answer comes from the user';
@@ -58,7 +57,11 @@ export function rpcGuard(controls: EmulatorControls, scripts: ReadonlyMap<string
       if (fault.kind === 'error') rpcError(res, body.id, fault.code ?? -32603, fault.message ?? 'Injected error', fault.data);
       else if (fault.kind === 'emptyStream') res.status(200).set({ 'content-type': 'text/event-stream', 'cache-control': 'no-cache' }).end();
       else if (fault.kind === 'hang') res.status(200).set({ 'content-type': 'text/event-stream', 'cache-control': 'no-cache' }).flushHeaders();
-      else res.status(fault.status ?? 503).type('text/plain').send('Service Unavailable');
+      else
+        res
+          .status(fault.status ?? 503)
+          .type('text/plain')
+          .send('Service Unavailable');
       return;
     }
     const script = (body.method === 'GetTask' || body.method === 'SubscribeToTask') && body.params?.id ? scripts.get(body.params.id) : undefined;

@@ -40,7 +40,13 @@ const tools: Scenario = async (script) => {
   script.status('WORKING', { tool: { status: 'input_delta', toolUseId: 'toolu-read-1', name: 'read_file', delta: '{"pa' } });
   script.status('WORKING', { tool: { status: 'input_complete', toolUseId: 'toolu-read-1', name: 'read_file', toolInput: { path: 'main.tf', limit: 200 } } });
   script.status('WORKING', {
-    tool: { status: 'progress', toolUseId: 'toolu-read-1', name: 'read_file', mcp: { serverName: 'fs', toolName: 'read_file', progress: 1, total: 2, message: 'reading' }, mcpProgress: 0.5 },
+    tool: {
+      status: 'progress',
+      toolUseId: 'toolu-read-1',
+      name: 'read_file',
+      mcp: { serverName: 'fs', toolName: 'read_file', progress: 1, total: 2, message: 'reading' },
+      mcpProgress: 0.5,
+    },
   });
   script.status('WORKING', { tool: { status: 'completed', toolUseId: 'toolu-read-1', name: 'read_file', result: 'resource "alicloud_vpc" "main" {}' } });
   script.status('WORKING', { tool: { status: 'started', toolUseId: 'toolu-lint-1', name: 'lint_template' } });

@@ -4,13 +4,14 @@
  * it receives so tests can assert the exact A2A traffic, and checks an optional bearer token.
  * The adapter never knows it is talking to an emulator.
  */
-import express, { type NextFunction, type Request, type Response } from 'express';
-import type { AddressInfo } from 'node:net';
+
 import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { AgentCard } from '@a2a-js/sdk';
 import { DefaultRequestHandler, InMemoryTaskStore } from '@a2a-js/sdk/server';
 import { jsonRpcHandler, UserBuilder } from '@a2a-js/sdk/server/express';
-import type { AgentCard } from '@a2a-js/sdk';
-import { EmulatorExecutor, type EmulatorControls } from './executor.js';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import { type EmulatorControls, EmulatorExecutor } from './executor.js';
 import { interruptScenarios } from './interrupt-scenarios.js';
 import { mountKernelRoutes } from './kernel-routes.js';
 import { rpcGuard } from './rpc-guard.js';

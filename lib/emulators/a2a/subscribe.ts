@@ -4,9 +4,9 @@
  * is answered with a task-not-found JSON-RPC error, as v0.13.1 does.
  */
 import type { Response } from 'express';
-import { taskSnapshot } from './task-snapshot.js';
 import type { EmulatorControls } from './executor.js';
 import type { Json, TaskScript } from './task-script.js';
+import { taskSnapshot } from './task-snapshot.js';
 
 const STOPPED = new Set(['INPUT_REQUIRED', 'COMPLETED', 'FAILED', 'CANCELED', 'REJECTED', 'AUTH_REQUIRED']);
 

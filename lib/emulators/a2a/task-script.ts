@@ -5,10 +5,11 @@
  * the session id on every status update. A scenario can park on an input and wait for the answer;
  * the task's current state and open inputs are what GetTask shows.
  */
-import { AgentEvent, type ExecutionEventBus } from '@a2a-js/sdk/server';
-import { Message, Task, TaskArtifactUpdateEvent, TaskStatusUpdateEvent } from '@a2a-js/sdk';
+
 import { setTimeout as sleep } from 'node:timers/promises';
-import { PIPELINE_EXTENSION_URI, PipelineLog, type EnvelopeFields } from './pipeline-log.js';
+import { Message, Task, TaskArtifactUpdateEvent, TaskStatusUpdateEvent } from '@a2a-js/sdk';
+import { AgentEvent, type ExecutionEventBus } from '@a2a-js/sdk/server';
+import { type EnvelopeFields, PIPELINE_EXTENSION_URI, PipelineLog } from './pipeline-log.js';
 
 export type Json = Record<string, unknown>;
 
@@ -133,7 +134,15 @@ export class TaskScript {
   /** A sideband acknowledgement: the first event of a non-streaming answer (contract §A.5). */
   acknowledge(data: Json): void {
     this.bus.publish(
-      AgentEvent.message(Message.fromJSON({ messageId: `${this.taskId}-ack-${Date.now()}`, role: 'ROLE_AGENT', contextId: this.contextId, taskId: this.taskId, parts: [{ data, mediaType: 'application/json' }] })),
+      AgentEvent.message(
+        Message.fromJSON({
+          messageId: `${this.taskId}-ack-${Date.now()}`,
+          role: 'ROLE_AGENT',
+          contextId: this.contextId,
+          taskId: this.taskId,
+          parts: [{ data, mediaType: 'application/json' }],
+        }),
+      ),
     );
   }
 

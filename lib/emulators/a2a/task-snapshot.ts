@@ -10,7 +10,13 @@ export function taskSnapshot(script: TaskScript, inputs: EmulatorControls['snaps
   if (inputs === 'full') snapshot['metadata'] = script.snapshotMetadata();
   if (inputs === 'emptyList') snapshot['metadata'] = { iac_code: { iacCodeSessionId: script.sessionId, pendingPermissions: [] } };
   if (inputs === 'extraPermission') {
-    script.extraPermission ??= permissionInput(script, { toolUseId: 'toolu-extra-1', toolName: 'deploy_stack', title: 'Deploy stack C.', target: 'vpc-c', sideband: { subPipelineId: 'sub-c' } });
+    script.extraPermission ??= permissionInput(script, {
+      toolUseId: 'toolu-extra-1',
+      toolName: 'deploy_stack',
+      title: 'Deploy stack C.',
+      target: 'vpc-c',
+      sideband: { subPipelineId: 'sub-c' },
+    });
     const current = script.exposed['input'] ? [script.exposed['input']] : [];
     snapshot['metadata'] = { iac_code: { iacCodeSessionId: script.sessionId, ...script.exposed, pendingPermissions: [...current, script.extraPermission] } };
   }

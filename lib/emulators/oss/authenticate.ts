@@ -11,7 +11,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { ossErrors } from './errors.js';
 import { header, type OssRequest } from './request.js';
 import type { OssCredential } from './server.js';
-import { parseV1Authorization, v1SignedDate, v1Signature, v1StringToSign } from './signature-v1.js';
+import { parseV1Authorization, v1Signature, v1SignedDate, v1StringToSign } from './signature-v1.js';
 import { parseV4Authorization, V4_ALGORITHM, v4CanonicalRequest, v4Signature, v4StringToSign } from './signature-v4.js';
 
 const MAX_SKEW_MS = 15 * 60 * 1000;
@@ -64,7 +64,7 @@ function authenticateV1(settings: AuthSettings, request: OssRequest, authorizati
 }
 
 function authenticateV4(settings: AuthSettings, request: OssRequest, authorization: string): void {
-  let auth;
+  let auth: ReturnType<typeof parseV4Authorization>;
   try {
     auth = parseV4Authorization(authorization);
   } catch (error) {

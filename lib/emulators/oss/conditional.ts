@@ -28,7 +28,12 @@ export function rejectConditionalPut(request: OssRequest): void {
 function etagList(value: string): string[] {
   return value
     .split(',')
-    .map((item) => item.trim().replace(/^W\//, '').replace(/^"(.*)"$/, '$1'))
+    .map((item) =>
+      item
+        .trim()
+        .replace(/^W\//, '')
+        .replace(/^"(.*)"$/, '$1'),
+    )
     .filter((item) => item !== '');
 }
 

@@ -11,8 +11,8 @@
 import type { BucketStore } from './bucket-store.js';
 import { verifyContentMd5 } from './content-md5.js';
 import { ossErrors } from './errors.js';
-import { emptyReply, xmlReply, type OssReply } from './reply.js';
-import { queryValue, type OssRequest } from './request.js';
+import { emptyReply, type OssReply, xmlReply } from './reply.js';
+import { type OssRequest, queryValue } from './request.js';
 import { rfc3986 } from './signature-v4.js';
 import { element, unescapeXml, xmlDocument } from './xml.js';
 
@@ -23,7 +23,10 @@ export interface DeleteBody {
 
 /** Parses the request body; throws MalformedXML when it is not a Delete document. */
 export function parseDeleteBody(body: Buffer): DeleteBody {
-  const text = body.toString('utf8').replace(/^\s*<\?xml[^>]*\?>/, '').trim();
+  const text = body
+    .toString('utf8')
+    .replace(/^\s*<\?xml[^>]*\?>/, '')
+    .trim();
   const root = /^<Delete>([\s\S]*)<\/Delete>$/.exec(text);
   if (!root) throw ossErrors.malformedXml();
   const inner = root[1] ?? '';

@@ -4,15 +4,15 @@
  * (lib/emulators/oss/authenticate.ts), then the operation itself. Throws OssError for every
  * failure; the server turns it into the XML answer.
  */
-import { authenticate, type AuthSettings } from './authenticate.js';
+import { type AuthSettings, authenticate } from './authenticate.js';
 import type { BucketStore } from './bucket-store.js';
 import { deleteMultipleObjects } from './delete-multiple.js';
 import { ossErrors } from './errors.js';
-import { listObjectsXml } from './list-objects-xml.js';
 import { listPage, parseListParams } from './list-objects.js';
+import { listObjectsXml } from './list-objects-xml.js';
 import { deleteObject, putObject, readObject } from './object-handlers.js';
 import type { OssOperation } from './operations.js';
-import { xmlReply, type OssReply } from './reply.js';
+import { type OssReply, xmlReply } from './reply.js';
 import type { OssRequest } from './request.js';
 
 const HTTP_METHODS = new Set(['GET', 'HEAD', 'PUT', 'POST', 'DELETE', 'OPTIONS']);

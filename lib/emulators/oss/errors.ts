@@ -34,22 +34,27 @@ export const ossErrors = {
   /** Real answer quoted in matrixone/matrixone#12445: 403, this message, EC 0002-00000006. */
   invalidSecurityToken: () => new OssError(403, 'InvalidSecurityToken', 'The security token you provided is invalid.', [], '0002-00000006'),
   signatureDoesNotMatch: (extra: ReadonlyArray<readonly [string, string]>) =>
-    new OssError(
-      403,
-      'SignatureDoesNotMatch',
-      'The request signature we calculated does not match the signature you provided. Check your key and signing method.',
-      extra,
-    ),
+    new OssError(403, 'SignatureDoesNotMatch', 'The request signature we calculated does not match the signature you provided. Check your key and signing method.', extra),
   requestTimeTooSkewed: () => new OssError(403, 'RequestTimeTooSkewed', 'The difference between the request time and the current time is too large.'),
   invalidArgument: (message: string, name?: string, value?: string, ec?: string) =>
-    new OssError(400, 'InvalidArgument', message, name === undefined ? [] : [['ArgumentName', name], ['ArgumentValue', value ?? '']], ec),
+    new OssError(
+      400,
+      'InvalidArgument',
+      message,
+      name === undefined
+        ? []
+        : [
+            ['ArgumentName', name],
+            ['ArgumentValue', value ?? ''],
+          ],
+      ec,
+    ),
   /** OSS EC 0017-00000245: PutObject does not take If-Match/If-None-Match/If-(Un)Modified-Since; HTTP 400. */
   conditionalPutNotImplemented: (header: string) =>
     new OssError(400, 'NotImplemented', 'A header you provided implies functionality that is not implemented.', [['Header', header]], '0017-00000245'),
   /** OSS's 409 table: "The object you specified already exists and can not be overwritten". */
   fileAlreadyExists: () => new OssError(409, 'FileAlreadyExists', 'The object you specified already exists and can not be overwritten.'),
-  preconditionFailed: (condition: string) =>
-    new OssError(412, 'PreconditionFailed', 'At least one of the pre-conditions you specified did not hold.', [['Condition', condition]]),
+  preconditionFailed: (condition: string) => new OssError(412, 'PreconditionFailed', 'At least one of the pre-conditions you specified did not hold.', [['Condition', condition]]),
   invalidDigest: () => new OssError(400, 'InvalidDigest', 'The Content-MD5 you specified is not valid.'),
   /** OSS EC 0016-00000606: DeleteMultipleObjects without Content-MD5. */
   missingContentMd5: () => new OssError(400, 'MissingArgument', 'Missing Some Required Arguments.', [['ArgumentName', 'Content-MD5']], '0016-00000606'),

@@ -19,7 +19,7 @@ import { element, xmlDocument } from './xml.js';
 /** The emulated account that owns every object. */
 const OWNER_ID = '1000000000000000';
 
-function renderContents(page: ListPage, params: ListParams, withOwner: boolean, name: (text: string) => string): string[] {
+function renderContents(page: ListPage, _params: ListParams, withOwner: boolean, name: (text: string) => string): string[] {
   const rendered: string[] = [];
   for (const entry of page.entries) {
     if (entry.kind !== 'object') continue;

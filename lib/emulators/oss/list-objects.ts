@@ -9,9 +9,9 @@
  * - a truncated page says so and names where to resume: V1 NextMarker, V2 NextContinuationToken
  *   (an opaque token; here the base64url of the last name returned).
  */
-import { compareUtf8, type BucketStore, type StoredObject } from './bucket-store.js';
+import { type BucketStore, compareUtf8, type StoredObject } from './bucket-store.js';
 import { ossErrors } from './errors.js';
-import { queryValue, type OssRequest } from './request.js';
+import { type OssRequest, queryValue } from './request.js';
 
 export type ListEntry = { kind: 'object'; key: string; object: StoredObject } | { kind: 'prefix'; prefix: string };
 

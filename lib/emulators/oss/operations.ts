@@ -8,16 +8,7 @@
 import { hasQuery, queryValue, type Target } from './request.js';
 import { V1_SUB_RESOURCES } from './signature-v1.js';
 
-export const OPERATIONS = [
-  'PutObject',
-  'GetObject',
-  'HeadObject',
-  'DeleteObject',
-  'ListObjects',
-  'ListObjectsV2',
-  'DeleteMultipleObjects',
-  'Unsupported',
-] as const;
+export const OPERATIONS = ['PutObject', 'GetObject', 'HeadObject', 'DeleteObject', 'ListObjects', 'ListObjectsV2', 'DeleteMultipleObjects', 'Unsupported'] as const;
 
 export type OssOperation = (typeof OPERATIONS)[number];
 

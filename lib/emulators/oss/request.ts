@@ -96,7 +96,10 @@ export function resolveTarget(hostHeader: string, rawUrl: string, buckets: Reado
   const slash = path.indexOf('/');
   const firstSegment = slash === -1 ? path : path.slice(0, slash);
 
-  const hostname = hostHeader.replace(/:\d+$/, '').replace(/^\[|\]$/g, '').toLowerCase();
+  const hostname = hostHeader
+    .replace(/:\d+$/, '')
+    .replace(/^\[|\]$/g, '')
+    .toLowerCase();
   const label = hostname.split('.')[0] ?? '';
   const virtualHost = isIP(hostname) === 0 && hostname.includes('.') && buckets.has(label) && firstSegment !== label;
   if (virtualHost) return { bucket: label, key: path, query };

@@ -18,11 +18,11 @@ import type { AuthSettings } from './authenticate.js';
 import { BucketStore } from './bucket-store.js';
 import { parseDeleteBody } from './delete-multiple.js';
 import { dispatch } from './dispatch.js';
-import { OssError, faultError, ossErrors } from './errors.js';
+import { faultError, OssError, ossErrors } from './errors.js';
 import { FaultBook } from './faults.js';
 import { classify, OPERATIONS, type OssOperation } from './operations.js';
-import { errorReply, newRequestId, writeReply, type OssReply } from './reply.js';
-import { queryValue, resolveTarget, type OssRequest } from './request.js';
+import { errorReply, newRequestId, type OssReply, writeReply } from './reply.js';
+import { type OssRequest, queryValue, resolveTarget } from './request.js';
 
 export interface OssCredential {
   accessKeyId: string;

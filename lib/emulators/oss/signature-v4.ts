@@ -50,7 +50,7 @@ export function parseV4Authorization(value: string): V4Authorization {
   if (scope.length !== 5) throw new Error('Credential must be <AccessKeyId>/<SignDate>/<Region>/oss/aliyun_v4_request.');
   const [accessKeyId = '', date = '', region = '', product = '', terminator = ''] = scope;
   const additional = fields.get('AdditionalHeaders');
-  if (additional !== undefined && additional.split(';').some((name) => name === '')) {
+  if (additional?.split(';').some((name) => name === '')) {
     throw new Error('AdditionalHeaders must not contain empty header names.');
   }
   return { accessKeyId, date, region, product, terminator, additionalHeaders: additional === undefined ? [] : additional.split(';'), signature };

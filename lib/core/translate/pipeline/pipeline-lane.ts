@@ -7,7 +7,7 @@
  * reopens them — so every span is closed before RUN_FINISHED while the pipeline goes on.
  */
 import type { JsonObject } from '../../a2a/wire-types.js';
-import { CUSTOM_PIPELINE, type AguiEvent, type MakeEvent } from '../events.js';
+import { type AguiEvent, CUSTOM_PIPELINE, type MakeEvent } from '../events.js';
 import type { ToolLane } from '../tool-lane.js';
 import type { UsageLedger } from '../usage.js';
 import { CUSTOM_PIPELINE_TYPES, pipelineMessageId, STEP_CLOSERS, STEP_OPENERS, stepKey, stepName } from './envelope.js';
@@ -139,7 +139,10 @@ export class PipelineLane {
       case 'tool_started':
         return this.tools.apply({ status: 'input_complete', toolUseId: data['toolUseId'], name: data['toolName'], toolInput: data['input'] ?? {} }, undefined);
       case 'tool_result':
-        return this.tools.apply({ status: data['isError'] === true ? 'failed' : 'completed', toolUseId: data['toolUseId'], name: data['toolName'], result: data['result'] }, undefined);
+        return this.tools.apply(
+          { status: data['isError'] === true ? 'failed' : 'completed', toolUseId: data['toolUseId'], name: data['toolName'], result: data['result'] },
+          undefined,
+        );
       case 'usage':
         this.usage.add(data);
         return [];

@@ -14,7 +14,7 @@
  */
 import { createHash } from 'node:crypto';
 import OSS from 'ali-oss';
-import { classifyOssFailure, type OssOperationName } from './oss-errors.js';
+import { classifyOssFailure, type OssOperationName } from './errors.js';
 
 export interface ListPage {
   keys: string[];

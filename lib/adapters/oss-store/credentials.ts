@@ -9,7 +9,7 @@
  * caller's own credentials: they cannot redirect it elsewhere nor read another request's.
  */
 import { createHash } from 'node:crypto';
-import { Secret } from '../core/secret.js';
+import { Secret } from '../../core/secret.js';
 
 export interface OssCredentials {
   accessKeyId: Secret;

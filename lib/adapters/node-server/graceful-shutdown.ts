@@ -12,8 +12,8 @@
  * not finish in time (e.g. an unreachable store), and that lease expires by itself after its TTL
  * and is taken over by the next run (SPEC §4 "Busy").
  */
-import type { Logger } from '../core/ports.js';
-import { ConfigError } from './config.js';
+import type { Logger } from '../../core/ports.js';
+import { ConfigError } from '../config.js';
 import type { RunningServer } from './node-server.js';
 
 export interface ShutdownPolicy {

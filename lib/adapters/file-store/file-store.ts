@@ -4,11 +4,12 @@
  * processes share the directory. Folders 0700, files 0600. Each file holds
  * `{revision, writeId, document}`: the revision is the CAS token, the writeId the writer's nonce.
  */
+
+import { randomUUID } from 'node:crypto';
 import { chmod, mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { randomUUID } from 'node:crypto';
-import { StoreConflictError, StoreCorruptError, StoreUnavailableError, type StoredDocument, type ThreadStore } from '../core/ports.js';
-import { threadKey } from '../core/thread/thread-key.js';
+import { StoreConflictError, StoreCorruptError, type StoredDocument, StoreUnavailableError, type ThreadStore } from '../../core/ports.js';
+import { threadKey } from '../../core/thread/thread-key.js';
 import { withFileLock } from './file-lock.js';
 
 interface Envelope {

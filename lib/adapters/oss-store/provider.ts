@@ -4,12 +4,12 @@
  * cached per credential set — keyed by a one-way fingerprint, bounded — and share one cache of
  * the last revision seen per thread. Credentials never reach a log line or an error message.
  */
-import { StoreUnavailableError, type StoredDocument, type ThreadStore } from '../core/ports.js';
-import type { OssSettings } from './config.js';
-import { credentialFingerprint, credentialsFromHeaders, type OssCredentials } from './oss-credentials.js';
-import { LruMap, RevisionCache } from './oss-lru.js';
-import { AliOssObjects, type OssObjects } from './oss-objects.js';
-import { OssThreadStore, type OssStoreOptions } from './oss-store.js';
+import { type StoredDocument, StoreUnavailableError, type ThreadStore } from '../../core/ports.js';
+import type { OssSettings } from '../config.js';
+import { credentialFingerprint, credentialsFromHeaders, type OssCredentials } from './credentials.js';
+import { LruMap, RevisionCache } from './lru.js';
+import { AliOssObjects, type OssObjects } from './objects.js';
+import { type OssStoreOptions, OssThreadStore } from './thread-store.js';
 
 export interface OssProviderOptions extends Omit<OssStoreOptions, 'prefix' | 'cache'> {
   /** Distinct credential sets kept with a ready client; default 16. */

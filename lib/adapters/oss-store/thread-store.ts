@@ -16,14 +16,14 @@
  * Every failure leaves as StoreConflictError, StoreCorruptError or StoreUnavailableError.
  */
 import { randomUUID } from 'node:crypto';
-import { StoreConflictError, StoreCorruptError, StoreUnavailableError, type StoredDocument, type ThreadStore } from '../core/ports.js';
-import { decodeEnvelope, encodeEnvelope, type Envelope } from './oss-envelope.js';
-import { OssRequestError } from './oss-errors.js';
-import { revisionKey, revisionsPrefix } from './oss-keys.js';
-import { newestRevision, revisionKeysAtOrBelow, type ListingContext } from './oss-listing.js';
-import { RevisionCache } from './oss-lru.js';
-import type { OssObjects } from './oss-objects.js';
-import { backOff, withRetries, type RetryPolicy } from './oss-retry.js';
+import { StoreConflictError, StoreCorruptError, type StoredDocument, StoreUnavailableError, type ThreadStore } from '../../core/ports.js';
+import { decodeEnvelope, type Envelope, encodeEnvelope } from './envelope.js';
+import { OssRequestError } from './errors.js';
+import { revisionKey, revisionsPrefix } from './keys.js';
+import { type ListingContext, newestRevision, revisionKeysAtOrBelow } from './listing.js';
+import { RevisionCache } from './lru.js';
+import type { OssObjects } from './objects.js';
+import { backOff, type RetryPolicy, withRetries } from './retry.js';
 
 export interface OssStoreOptions {
   /** Object name prefix, without slashes at either end (IAC_CODE_AGUI_OSS_PREFIX, default "agui"). */

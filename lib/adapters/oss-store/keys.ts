@@ -9,7 +9,7 @@
  * matter how many older objects are still waiting to be pruned. The trailing revision number is
  * only for people browsing the bucket; the counting-down part alone decides the order.
  */
-import { threadKey } from '../core/thread/thread-key.js';
+import { threadKey } from '../../core/thread/thread-key.js';
 
 export const MAX_REVISION = 999_999_999_999;
 const NAME = /^(\d{12})-(\d{1,12})\.json$/;

@@ -4,9 +4,10 @@
  * whose holder is gone is recovered: on this host when its process no longer exists, otherwise
  * once it is older than `staleMs`.
  */
+
+import { randomUUID } from 'node:crypto';
 import { open, readFile, rename, stat, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 export interface LockOptions {

@@ -1,5 +1,5 @@
 /** In-memory ThreadStore for unit tests: the same compare-and-swap contract as the real drivers. */
-import { StoreConflictError, type StoredDocument, type ThreadStore } from '../core/ports.js';
+import { StoreConflictError, type StoredDocument, type ThreadStore } from '../../lib/core/ports.js';
 
 export class MemoryThreadStore implements ThreadStore {
   readonly kind = 'memory' as const;

@@ -7,11 +7,11 @@
  * The core speaks wire JSON; this file converts to and from the SDK's types and translates every
  * SDK or network error into KernelUnavailableError / KernelRpcError.
  */
-import { Message, SendMessageRequest, StreamResponse, Task, type AgentCard } from '@a2a-js/sdk';
+import { type AgentCard, Message, SendMessageRequest, StreamResponse, Task } from '@a2a-js/sdk';
 import { Client, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
-import type { JsonObject, WireSendParams, WireStreamItem, WireTask } from '../core/a2a/wire-types.js';
-import { KernelRpcError, KernelUnavailableError, type A2AKernel, type KernelCallOptions, type SessionRestoreResult } from '../core/ports.js';
-import type { Secret } from '../core/secret.js';
+import type { JsonObject, WireSendParams, WireStreamItem, WireTask } from '../../core/a2a/wire-types.js';
+import { type A2AKernel, type KernelCallOptions, KernelRpcError, KernelUnavailableError, type SessionRestoreResult } from '../../core/ports.js';
+import type { Secret } from '../../core/secret.js';
 import { withTrimmedSse } from './sse-history-trim.js';
 
 export interface KernelOptions {
@@ -109,7 +109,11 @@ export class SdkA2AKernel implements A2AKernel {
 
   /** SPEC §8: 404 with a JSON `error` object = the session is missing; 404/405 otherwise = no such route. */
   async ensureSessionRestored(request: { cwd: string; sessionId: string; taskId: string }, options: KernelCallOptions = {}): Promise<SessionRestoreResult> {
-    const response = await this.http('iac-code/session/ensure-restored', { method: 'POST', body: JSON.stringify(request), headers: { 'content-type': 'application/json' } }, options);
+    const response = await this.http(
+      'iac-code/session/ensure-restored',
+      { method: 'POST', body: JSON.stringify(request), headers: { 'content-type': 'application/json' } },
+      options,
+    );
     const body = await response.json().catch(() => undefined);
     const error = isObject(body) && isObject(body['error']) ? body['error'] : undefined;
     if (response.status === 200 && isObject(body) && typeof body['status'] === 'string') return { outcome: 'ok', status: body['status'] };

@@ -5,7 +5,7 @@
  * never retried here: the store first finds out whether the lost attempt landed.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { OssRequestError } from './oss-errors.js';
+import { OssRequestError } from './errors.js';
 
 export interface RetryPolicy {
   /** Total tries, at least 1. */

@@ -4,15 +4,15 @@
  * client goes away (detected on the response's 'close', as Node 20 requires).
  *
  * It also keeps the set of requests in flight, so a function instance can shut down gracefully
- * (lib/adapters/graceful-shutdown.ts): a request stays in flight until its response body ended —
+ * (lib/adapters/node-server/graceful-shutdown.ts): a request stays in flight until its response body ended —
  * and a run's SSE body ends only after the run's clean-up (disconnect policy, lease release)
  * finished (lib/http/sse.ts), even when the client left long before.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { Readable } from 'node:stream';
 import type { AddressInfo } from 'node:net';
-import type { App } from '../http/app.js';
-import type { Logger } from '../core/ports.js';
+import { Readable } from 'node:stream';
+import type { Logger } from '../../core/ports.js';
+import type { App } from '../../http/app.js';
 
 /** Requests whose response (and, for a run, its clean-up) has not finished yet. */
 export class InFlightRequests {
@@ -30,7 +30,7 @@ export class InFlightRequests {
       if (this.live.size > 0) return;
       const waiters = this.waiters;
       this.waiters = [];
-      waiters.forEach((wake) => wake());
+      for (const wake of waiters) wake();
     });
   }
 
@@ -66,7 +66,7 @@ function toRequest(req: IncomingMessage, signal: AbortSignal): Request {
   const url = `http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`;
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
-    if (Array.isArray(value)) value.forEach((item) => headers.append(name, item));
+    if (Array.isArray(value)) for (const item of value) headers.append(name, item);
     else if (value !== undefined) headers.set(name, value);
   }
   const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
@@ -81,7 +81,7 @@ function toRequest(req: IncomingMessage, signal: AbortSignal): Request {
 
 async function writeResponse(response: Response, req: IncomingMessage, res: ServerResponse, closeConnection: boolean): Promise<void> {
   res.statusCode = response.status;
-  response.headers.forEach((value, name) => res.setHeader(name, value));
+  for (const [name, value] of response.headers) res.setHeader(name, value);
   // Answered before the body was read (413, 401…): the rest of the body is never read, so the
   // connection cannot carry another request. While shutting down, no connection is reused.
   if (!req.complete || closeConnection) res.setHeader('connection', 'close');
@@ -117,7 +117,8 @@ export function createNodeHandler(app: App, logger: Logger, inFlight = new InFli
       .then((response) => writeResponse(response, req, res, isDraining()))
       .catch((error: unknown) => {
         requestLogger.error('response failed', { error: String(error) });
-        if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json', connection: 'close' }).end('{"error":{"code":"INTERNAL_ERROR","message":"An internal error occurred."}}');
+        if (!res.headersSent)
+          res.writeHead(500, { 'content-type': 'application/json', connection: 'close' }).end('{"error":{"code":"INTERNAL_ERROR","message":"An internal error occurred."}}');
         else res.destroy();
       });
     inFlight.track(controller, work);

@@ -4,9 +4,9 @@
  * revision is the first revision name, found with max-keys=1 however many old objects remain.
  * Names under the prefix that are not revision names are skipped, never trusted.
  */
-import { revisionKey, revisionOfKey } from './oss-keys.js';
-import type { OssObjects } from './oss-objects.js';
-import { withRetries, type RetryPolicy } from './oss-retry.js';
+import { revisionKey, revisionOfKey } from './keys.js';
+import type { OssObjects } from './objects.js';
+import { type RetryPolicy, withRetries } from './retry.js';
 
 export interface ListingContext {
   objects: OssObjects;

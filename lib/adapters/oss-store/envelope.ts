@@ -8,7 +8,7 @@
  *   finds newer revisions after its create can tell "they were built on mine" (I committed) from
  *   "mine was re-created in a gap left by pruning" (I did not).
  */
-import { StoreCorruptError } from '../core/ports.js';
+import { StoreCorruptError } from '../../core/ports.js';
 
 export interface Envelope {
   revision: number;
