@@ -49,7 +49,8 @@ export async function handleRun(request: Request, deps: AppDeps, logger: Logger)
       (emit, signal) =>
         runAdmitted(runDeps, { request: runRequest, language, thread: admitted.thread, orphanTaskId: admitted.orphanTaskId, signal }, (event) => {
           emit(event);
-          if (event.type === 'RUN_FINISHED' || event.type === 'RUN_ERROR') runLogger.info('run ended', { event: event.type, code: event['code'] });
+          if (event.type === 'RUN_FINISHED' || event.type === 'RUN_ERROR')
+            runLogger.info('run ended', { event: event.type, code: event.type === 'RUN_ERROR' ? event.code : undefined });
         }),
       { heartbeatMs: config.heartbeatMs, logger: runLogger, requestSignal: request.signal },
     );

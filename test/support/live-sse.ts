@@ -1,7 +1,10 @@
 /**
  * Reads an SSE response while it is still streaming: wait for an event, act (cancel, kill an
- * instance…), then read on to the end. Complements sse.ts, which reads a finished body.
+ * instance…), then read on to the end. Complements sse.ts, which reads a finished body. Every
+ * event read passes the strict AG-UI oracle (docs/protocol.md §4).
  */
+import { assertValidAgUiEvent } from './agui-oracle.js';
+
 export type SseEvent = Record<string, unknown> & { type: string };
 
 export class LiveSse {
@@ -56,7 +59,10 @@ export class LiveSse {
         .filter((line) => line.startsWith('data:'))
         .map((line) => line.slice(5).trimStart())
         .join('\n');
-      if (data) this.events.push(JSON.parse(data) as SseEvent);
+      if (!data) continue;
+      const event = JSON.parse(data) as SseEvent;
+      assertValidAgUiEvent(event);
+      this.events.push(event);
     }
     return true;
   }

@@ -1,4 +1,10 @@
-/** Reads an SSE body into events (and the raw text, for heartbeat and framing checks). */
+/**
+ * Reads an SSE body into events (and the raw text, for heartbeat and framing checks). Every event
+ * read passes the strict AG-UI oracle, so each test that reads a stream also checks that no
+ * event carries a key AG-UI 1.0 does not define (docs/protocol.md §4).
+ */
+import { assertValidAgUiEvent } from './agui-oracle.js';
+
 export interface SseRecord {
   events: Array<Record<string, unknown> & { type: string }>;
   raw: string;
@@ -12,7 +18,10 @@ export function parseSse(raw: string): SseRecord {
       .filter((line) => line.startsWith('data:'))
       .map((line) => line.slice(5).trimStart())
       .join('\n');
-    if (data) events.push(JSON.parse(data));
+    if (!data) continue;
+    const event = JSON.parse(data);
+    assertValidAgUiEvent(event);
+    events.push(event);
   }
   return { events, raw };
 }

@@ -3,7 +3,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { unwrapItem } from '../../lib/core/a2a/inbound.js';
-import { eventFactory } from '../../lib/core/translate/events.js';
+import { type AguiEvent, eventFactory } from '../../lib/core/translate/events.js';
 import { RunTranslator } from '../../lib/core/translate/run-translator.js';
 
 function translator(seed: { pipelineSequence?: number; pipelineOpenSteps?: string[] } = {}) {
@@ -18,6 +18,9 @@ function translator(seed: { pipelineSequence?: number; pipelineOpenSteps?: strin
     newId: () => `id${++n}`,
   });
 }
+
+/** The step name of a STEP_* event, undefined for any other event. */
+const stepNameOf = (event: AguiEvent) => ('stepName' in event ? event.stepName : undefined);
 
 let sequence = 0;
 function envelope(eventType: string, fields: Record<string, unknown> = {}): Record<string, unknown> {
@@ -70,7 +73,7 @@ describe('pipeline envelopes', () => {
     const a = { step: { id: 'a' } };
     const b = { step: { id: 'b' } };
     const events = live(translator(), envelope('step_started', a), envelope('step_started', b), envelope('step_completed', b), envelope('step_completed', a));
-    expect(events.map((event) => `${event.type}:${String(event['stepName'])}`)).toEqual(['STEP_STARTED:a', 'STEP_STARTED:b', 'STEP_FINISHED:b', 'STEP_FINISHED:a']);
+    expect(events.map((event) => `${event.type}:${String(stepNameOf(event))}`)).toEqual(['STEP_STARTED:a', 'STEP_STARTED:b', 'STEP_FINISHED:b', 'STEP_FINISHED:a']);
   });
 
   it('close run-local steps in sorted-key order at run end, keep them durable, and reopen them on the next run', () => {
@@ -85,10 +88,10 @@ describe('pipeline envelopes', () => {
     const durable = t.durableState().pipelineOpenSteps;
     expect(durable).toEqual(['candidate:candidate-0:template_generating', 'step:evaluate_candidates']);
     const next = translator({ pipelineOpenSteps: durable, pipelineSequence: t.durableState().pipelineSequence });
-    expect(next.reopenSteps().map((event) => event['stepName'])).toEqual(['candidate:candidate-0:template_generating', 'evaluate_candidates']);
+    expect(next.reopenSteps().map((event) => stepNameOf(event))).toEqual(['candidate:candidate-0:template_generating', 'evaluate_candidates']);
     const finished = live(next, envelope('candidate_step_completed', candidateStep('candidate-0')));
-    expect(finished.map((event) => `${event.type}:${String(event['stepName'])}`)).toEqual(['STEP_FINISHED:candidate:candidate-0:template_generating']);
-    expect(next.closeSpans().map((event) => event['stepName'])).toEqual(['evaluate_candidates']);
+    expect(finished.map((event) => `${event.type}:${String(stepNameOf(event))}`)).toEqual(['STEP_FINISHED:candidate:candidate-0:template_generating']);
+    expect(next.closeSpans().map((event) => stepNameOf(event))).toEqual(['evaluate_candidates']);
     expect(next.durableState().pipelineOpenSteps).toEqual(['step:evaluate_candidates']);
   });
 

@@ -3,6 +3,7 @@
  * object"): `id`, `reason`, `message`, `responseSchema`, `toolCallId`, `metadata`. No `expiresAt`:
  * the adapter imposes no deadline (SPEC §8).
  */
+import type { Interrupt } from '@ag-ui/core';
 import type { JsonObject } from '../a2a/wire-types.js';
 import { type Language, translate } from '../i18n/catalogue.js';
 import { normaliseLanguage } from '../i18n/language.js';
@@ -44,7 +45,7 @@ export function responseSchemaFor(input: JsonObject): JsonObject {
   return choiceSchema(standardOptions(input['options']), Boolean(input['allowFreeText']));
 }
 
-export function toInterrupt(pending: PendingInterrupt): JsonObject {
+export function toInterrupt(pending: PendingInterrupt): Interrupt {
   const { input } = pending;
   const language: Language = normaliseLanguage(input['language']) ?? 'en';
   const options = standardOptions(input['options']);
@@ -55,7 +56,7 @@ export function toInterrupt(pending: PendingInterrupt): JsonObject {
     const lines = [nonEmpty(input['prompt']) ?? translate('inputRequired', language), ...options.map((option) => `- ${option.id}: ${option.title}`)];
     message = lines.join('\n');
   }
-  const interrupt: JsonObject = {
+  const interrupt: Interrupt = {
     id: pending.id,
     reason: isPermission(input) ? 'tool_call' : 'input_required',
     message,
@@ -63,6 +64,6 @@ export function toInterrupt(pending: PendingInterrupt): JsonObject {
     metadata: { schemaVersion: 1, ...input, standardOptions: options.map(({ id, title }) => ({ id, title })) },
   };
   const toolUseId = input['toolUseId'];
-  if (typeof toolUseId === 'string' && toolUseId.length > 0) interrupt['toolCallId'] = toolUseId;
+  if (typeof toolUseId === 'string' && toolUseId.length > 0) interrupt.toolCallId = toolUseId;
   return interrupt;
 }

@@ -2,6 +2,7 @@
  * Everything one run carries while it streams: its thread handle, translator, the identities it
  * has seen and the `emit` that writes AG-UI events to the caller.
  */
+import type { RunFinishedOutcome } from '@ag-ui/core';
 import type { Language } from '../i18n/catalogue.js';
 import { translate } from '../i18n/catalogue.js';
 import type { A2AKernel, Logger } from '../ports.js';
@@ -91,14 +92,13 @@ export class RunSession {
     return this.make('RUN_STARTED', { threadId: this.request.threadId, runId: this.request.runId, parentRunId: this.request.parentRunId });
   }
 
-  runFinished(outcome: Record<string, unknown>): AguiEvent {
+  runFinished(outcome: RunFinishedOutcome): AguiEvent {
     return this.make('RUN_FINISHED', { threadId: this.request.threadId, runId: this.request.runId, outcome, usage: this.translator.usage.list() });
   }
 
+  /** AG-UI 1.0's RUN_ERROR has no threadId or runId: the stream it ends already names them (docs/protocol.md §4). */
   runError(failure: RunFailure): AguiEvent {
     return this.make('RUN_ERROR', {
-      threadId: this.request.threadId,
-      runId: this.request.runId,
       code: failure.code,
       message: translate(failure.messageKey, this.language),
       usage: this.translator.usage.list(),

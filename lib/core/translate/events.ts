@@ -1,10 +1,17 @@
 /**
- * AG-UI events as the adapter emits them (SPEC §4 "Event stream", contract §C).
+ * AG-UI events as the adapter emits them (docs/protocol.md §4), typed by @ag-ui/core 1.0 itself.
  *
- * Shapes follow @ag-ui/core 1.0; the tests check every emitted event against its schemas and the
- * official client's verifyEvents. Optional fields are omitted, never null (SPEC §4 "no null
- * optional fields") — `compact` enforces that for everything but a CUSTOM value.
+ * The imports are type-only, so nothing of @ag-ui/core enters the core's bundle. An emitted event
+ * is the 1.0 event of its type with a plain string discriminator (the JSON is the same; the
+ * package's discriminator is a TypeScript enum) and an integer timestamp. `make` takes exactly
+ * the fields 1.0 defines for that type, so a field the protocol does not know fails the type
+ * check, and the tests' strict oracle (test/support/agui-oracle.ts) catches what types cannot.
+ * Optional fields are omitted, never null (docs/protocol.md §4): `make` drops undefined and null
+ * fields; only a CUSTOM value may carry nulls inside it.
  */
+import type { AGUIEventOf, EventType } from '@ag-ui/core';
+
+/** The event types the adapter emits (docs/protocol.md §4). */
 export type AguiEventType =
   | 'RUN_STARTED'
   | 'RUN_FINISHED'
@@ -26,11 +33,17 @@ export type AguiEventType =
   | 'ACTIVITY_SNAPSHOT'
   | 'CUSTOM';
 
-export interface AguiEvent {
-  type: AguiEventType;
-  timestamp: number;
-  [field: string]: unknown;
-}
+/** @ag-ui/core's event for a type name. */
+type CoreEvent<T extends AguiEventType> = { [K in EventType as `${K}`]: AGUIEventOf<K> }[T];
+
+/** What `make` takes for an event type: every field 1.0 defines except the discriminator and the timestamp. */
+export type EventFields<T extends AguiEventType> = Omit<CoreEvent<T>, 'type' | 'timestamp'>;
+
+/** One emitted event of type T. */
+export type AguiEventOf<T extends AguiEventType> = { type: T; timestamp: number } & EventFields<T>;
+
+/** Any emitted event, discriminated by `type`. */
+export type AguiEvent = { [T in AguiEventType]: AguiEventOf<T> }[AguiEventType];
 
 export const CUSTOM_SESSION = 'iac-code.session.v1';
 export const CUSTOM_ARTIFACT = 'iac-code.artifact.v1';
@@ -39,15 +52,15 @@ export const CUSTOM_PIPELINE = 'iac-code.pipeline.v1';
 
 export type Clock = () => number;
 
-/** Builds events stamped by one clock; drops undefined and null fields. */
-export function eventFactory(clock: Clock) {
-  return (type: AguiEventType, fields: Record<string, unknown> = {}): AguiEvent => {
-    const event: AguiEvent = { type, timestamp: Math.trunc(clock()) };
+export type MakeEvent = <T extends AguiEventType>(type: T, fields: EventFields<T>) => AguiEventOf<T>;
+
+/** Builds events stamped by one clock with an integer timestamp; drops undefined and null fields. */
+export function eventFactory(clock: Clock): MakeEvent {
+  return <T extends AguiEventType>(type: T, fields: EventFields<T>): AguiEventOf<T> => {
+    const event: Record<string, unknown> = { type, timestamp: Math.trunc(clock()) };
     for (const [key, value] of Object.entries(fields)) {
       if (value !== undefined && value !== null) event[key] = value;
     }
-    return event;
+    return event as AguiEventOf<T>;
   };
 }
-
-export type MakeEvent = ReturnType<typeof eventFactory>;
