@@ -74,9 +74,13 @@ export type SessionRestoreResult = { outcome: 'ok'; status: string } | { outcome
 
 /** The kernel could not be reached or answered outside the protocol (HTTP error, network). */
 export class KernelUnavailableError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
+  /** The HTTP status the kernel answered with, when it answered at all (logged, docs/architecture.md §5). */
+  readonly status: number | undefined;
+
+  constructor(message: string, options?: { cause?: unknown; status?: number }) {
+    super(message, { cause: options?.cause });
     this.name = 'KernelUnavailableError';
+    this.status = options?.status;
   }
 }
 
@@ -86,16 +90,19 @@ export class KernelRpcError extends Error {
     message: string,
     readonly rpcCode: number | undefined,
     readonly data: unknown,
+    options?: { cause?: unknown },
   ) {
-    super(message);
+    super(message, options);
     this.name = 'KernelRpcError';
   }
 }
 
 // ---------------------------------------------------------------------------------------------
 // Logging: structured fields only; secrets never reach a logger (see lib/adapters/logger.ts).
+// An error goes in as `errorFields(error)` (lib/core/error-fields.ts; docs/architecture.md §5).
 
 export interface Logger {
+  debug(message: string, fields?: Record<string, unknown>): void;
   info(message: string, fields?: Record<string, unknown>): void;
   warn(message: string, fields?: Record<string, unknown>): void;
   error(message: string, fields?: Record<string, unknown>): void;

@@ -188,5 +188,5 @@ export class OssThreadStore implements ThreadStore {
 function storeError(error: unknown, action: 'read' | 'write'): Error {
   if (error instanceof StoreConflictError || error instanceof StoreCorruptError || error instanceof StoreUnavailableError) return error;
   if (error instanceof OssRequestError) return new StoreUnavailableError(`Cannot ${action} thread state: ${error.message}`, { cause: error });
-  return new StoreUnavailableError(`Cannot ${action} thread state: ${error instanceof Error ? error.message : String(error)}`);
+  return new StoreUnavailableError(`Cannot ${action} thread state: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
 }

@@ -4,6 +4,7 @@
  * interrupts, ending the execution and releasing the lease in one compare-and-swap — so a live
  * stream on another instance sees it (RUN_ERROR CANCELLED) even if CancelTask cannot be delivered.
  */
+import { errorFields } from '../error-fields.js';
 import { AdapterError } from '../errors.js';
 import { type A2AKernel, type Logger, StoreConflictError, type ThreadStore } from '../ports.js';
 import { cancelCurrentExecution } from '../thread/interrupt-transitions.js';
@@ -56,7 +57,7 @@ export async function cancelExecution(store: ThreadStore, kernel: A2AKernel, req
       throw error;
     }
     if (execution.taskId) {
-      await kernel.cancelTask(execution.taskId).catch((error: unknown) => logger.warn('CancelTask failed after cancelling the execution', { error: String(error) }));
+      await kernel.cancelTask(execution.taskId).catch((error: unknown) => logger.warn('CancelTask failed after cancelling the execution', { error: errorFields(error) }));
     }
     return { executionId: request.executionId, status: 'cancelled' };
   }

@@ -4,6 +4,7 @@
  * the terminal event is emitted.
  */
 import { TERMINAL_STATES } from '../a2a/inbound.js';
+import { errorFields } from '../error-fields.js';
 import type { RequiredInput } from '../interrupts/inputs.js';
 import { toInterrupt } from '../interrupts/interrupt-object.js';
 import type { ThreadDocument } from '../thread/document.js';
@@ -124,7 +125,7 @@ async function explainFailure(session: RunSession, failure: RunFailure): Promise
 export async function cancelQuietly(session: RunSession, taskId: string): Promise<void> {
   await session.kernel
     .cancelTask(taskId, { signal: AbortSignal.timeout(CLEANUP_CALL_MS) })
-    .catch((error: unknown) => session.deps.logger.warn('CancelTask failed', { error: String(error) }));
+    .catch((error: unknown) => session.deps.logger.warn('CancelTask failed', { error: errorFields(error) }));
 }
 
 const CLEANUP_CALL_MS = 5_000;
@@ -140,7 +141,7 @@ export async function releaseAfterFailure(session: RunSession, cancelTask: boole
     // Another run took the thread over: its task is its business now.
     owned = current.activeRun?.leaseId === session.thread.leaseId;
   } catch (error) {
-    logger.warn('could not re-read the thread before releasing it', { error: String(error) });
+    logger.warn('could not re-read the thread before releasing it', { error: errorFields(error) });
   }
   if (!owned) return 'lost';
   const cancel = cancelTask && (force || !pending) && session.taskId !== undefined;
@@ -151,7 +152,7 @@ export async function releaseAfterFailure(session: RunSession, cancelTask: boole
       : (document: ThreadDocument) => endRun(document, { durable: session.translator.durableState(), terminal: cancelTask && !pending, clearTask: false });
     await session.thread.update(update);
   } catch (error) {
-    logger.warn('could not release the thread after a failed run', { error: String(error) });
+    logger.warn('could not release the thread after a failed run', { error: errorFields(error) });
   }
   return cancel ? 'cancelled' : 'kept';
 }

@@ -2,6 +2,7 @@
  * Everything one run carries while it streams: its thread handle, translator, the identities it
  * has seen and the `emit` that writes AG-UI events to the caller.
  */
+import { errorFields } from '../error-fields.js';
 import type { Language } from '../i18n/catalogue.js';
 import { translate } from '../i18n/catalogue.js';
 import type { A2AKernel, Logger } from '../ports.js';
@@ -95,7 +96,12 @@ export class RunSession {
     return this.make('RUN_FINISHED', { threadId: this.request.threadId, runId: this.request.runId, outcome, usage: this.translator.usage.list() });
   }
 
+  /**
+   * Every failure becomes RUN_ERROR here, so it is logged here: at warn, with the cause chain that
+   * led to it (docs/architecture.md §5). The event itself carries only the code and a message.
+   */
   runError(failure: RunFailure): AguiEvent {
+    this.deps.logger.warn('run ended', { event: 'RUN_ERROR', code: failure.code, error: errorFields(failure) });
     return this.make('RUN_ERROR', {
       threadId: this.request.threadId,
       runId: this.request.runId,
