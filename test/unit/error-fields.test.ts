@@ -45,6 +45,7 @@ describe('errorFields', () => {
       code: 'STATE_UNAVAILABLE',
       cause: {
         name: 'StoreUnavailableError',
+        kind: 'unavailable',
         cause: { name: 'OssRequestError', operation: 'PutObject', kind: 'rejected', status: 403, code: 'AccessDenied', requestId: '5C3D9175B6FC201293AD4890' },
       },
     });

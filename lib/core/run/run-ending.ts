@@ -7,11 +7,12 @@ import { TERMINAL_STATES } from '../a2a/inbound.js';
 import { errorFields } from '../error-fields.js';
 import type { RequiredInput } from '../interrupts/inputs.js';
 import { toInterrupt } from '../interrupts/interrupt-object.js';
+import { StoreError } from '../ports.js';
 import type { ThreadDocument } from '../thread/document.js';
 import { cancelCurrentExecution, commitInterrupts } from '../thread/interrupt-transitions.js';
 import { endRun } from '../thread/run-transitions.js';
 import type { StreamResult } from './consume-stream.js';
-import { classifyRunError, RunFailure } from './run-failure.js';
+import { classifyRunError, persistenceFailureKeepingInterrupt, RunFailure } from './run-failure.js';
 import type { RunSession } from './run-session.js';
 
 export function failureForState(lastState: string | undefined): RunFailure | undefined {
@@ -54,8 +55,8 @@ export async function finishWithInterrupt(session: RunSession, inputs: readonly 
  * may list an older interrupt — the one being committed was never durable (SPEC §4 "Fail closed").
  */
 async function committedAnyway(session: RunSession, inputs: readonly RequiredInput[], error: unknown): Promise<ThreadDocument> {
-  const failure = new RunFailure('STATE_PERSISTENCE_FAILED', 'statePersistenceFailed', true, { cause: error, forceCancel: true });
-  if (!(error instanceof Error) || !/^Store/.test(error.name)) throw classifyRunError(error);
+  if (!(error instanceof StoreError)) throw classifyRunError(error);
+  const failure = persistenceFailureKeepingInterrupt(error);
   const current = await session.thread.refresh().catch(() => undefined);
   if (!current) throw failure;
   const pending = new Set(current.execution.pending.map((item) => item.id));
