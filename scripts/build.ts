@@ -18,6 +18,7 @@ import { mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type BuildOptions, build, type Metafile } from 'esbuild';
+import { errorSummary } from '../lib/core/error-fields.js';
 
 export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const BUNDLE_FILE = 'index.mjs';
@@ -94,7 +95,7 @@ async function main(): Promise<void> {
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   main().catch((error: unknown) => {
-    process.stderr.write(`build failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`build failed: ${errorSummary(error)}\n`);
     process.exit(1);
   });
 }

@@ -20,6 +20,7 @@
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { errorSummary } from '../lib/core/error-fields.js';
 import { type AguiEvent, authHeaders, describeEvent, postRun, readEvents, runAgentInput } from './smoke.js';
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
@@ -118,7 +119,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   main().then(
     (code) => process.exit(code),
     (error: unknown) => {
-      process.stderr.write(`ros-example: FAILED (${error instanceof Error ? error.message : String(error)})\n`);
+      process.stderr.write(`ros-example: FAILED (${errorSummary(error)})\n`);
       process.exit(1);
     },
   );

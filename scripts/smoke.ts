@@ -11,6 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { errorSummary } from '../lib/core/error-fields.js';
 
 export type AguiEvent = Record<string, unknown> & { type: string };
 
@@ -124,7 +125,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   main().then(
     (code) => process.exit(code),
     (error: unknown) => {
-      process.stderr.write(`smoke: FAILED (${error instanceof Error ? error.message : String(error)})\n`);
+      process.stderr.write(`smoke: FAILED (${errorSummary(error)})\n`);
       process.exit(1);
     },
   );

@@ -50,7 +50,7 @@ function describeStore(config: Config, ossEmulator: OssEmulator | undefined): st
 async function main(): Promise<void> {
   const oss = await ossEmulatorFor(process.env);
   const config = loadConfig(oss.env);
-  const logger = createLogger();
+  const logger = createLogger(undefined, {}, config.logLevel);
   const emulator = config.a2aUrl ? undefined : await startA2AEmulator({ token: config.a2aToken?.reveal() });
   const { app } = composeApp(config, logger, config.a2aUrl ?? (emulator as { url: string }).url);
   const server = await listen(app, logger, config.host, config.port);

@@ -9,13 +9,14 @@ import { ConfigError, loadConfig } from '../../lib/adapters/config.js';
 import { createLogger } from '../../lib/adapters/logger.js';
 import { exitOnSignals, shutdownPolicyFrom } from '../../lib/adapters/node-server/graceful-shutdown.js';
 import { listen } from '../../lib/adapters/node-server/node-server.js';
+import { errorFields } from '../../lib/core/error-fields.js';
 import { functionComputeEnv, instanceLogFields } from './fc-env.js';
 
 const env = functionComputeEnv(process.env);
-const logger = createLogger(undefined, instanceLogFields(env));
 
 async function main(): Promise<void> {
   const config = loadConfig(env);
+  const logger = createLogger(undefined, instanceLogFields(env), config.logLevel);
   if (!config.a2aUrl) throw new ConfigError('IAC_CODE_AGUI_A2A_URL is required in Function Compute (the built-in A2A emulator never starts there)');
   const policy = shutdownPolicyFrom(env);
   const { app } = composeApp(config, logger, config.a2aUrl);
@@ -25,7 +26,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  const reason = error instanceof ConfigError ? `configuration error: ${error.message}` : `start-up failed: ${error instanceof Error ? error.message : String(error)}`;
-  createLogger((line) => process.stderr.write(`${line}\n`), instanceLogFields(env)).error(reason);
+  const stderr = createLogger((line) => process.stderr.write(`${line}\n`), instanceLogFields(env));
+  if (error instanceof ConfigError) stderr.error(`configuration error: ${error.message}`);
+  else stderr.error(`start-up failed: ${error instanceof Error ? error.message : String(error)}`, { error: errorFields(error) });
   process.exit(1);
 });

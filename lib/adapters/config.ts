@@ -8,6 +8,7 @@ import { z } from 'zod';
 import type { Language } from '../core/i18n/catalogue.js';
 import { normaliseLanguage } from '../core/i18n/language.js';
 import { type Secret, secretFrom } from '../core/secret.js';
+import { isLogLevel, type LogLevel } from './logger.js';
 import { credentialsFromEnv, type OssCredentials, type OssEndpoint, resolveOssEndpoint } from './oss-store/index.js';
 
 export class ConfigError extends Error {
@@ -50,6 +51,8 @@ export interface Config {
   leaseRenewMs: number;
   heartbeatMs: number;
   defaultLanguage: Language;
+  /** IAC_CODE_AGUI_LOG_LEVEL: the least severe level written (docs/architecture.md §5). */
+  logLevel: LogLevel;
 }
 
 type Env = Record<string, string | undefined>;
@@ -89,6 +92,12 @@ export function checkKernelUrl(raw: string, allowInsecure: boolean): string {
     throw new ConfigError('IAC_CODE_AGUI_A2A_URL must use https for a non-loopback kernel (set IAC_CODE_AGUI_A2A_ALLOW_INSECURE=1 to allow http)');
   }
   return url.toString();
+}
+
+function logLevelFrom(env: Env): LogLevel {
+  const level = (env['IAC_CODE_AGUI_LOG_LEVEL'] || 'info').toLowerCase();
+  if (!isLogLevel(level)) throw new ConfigError(`IAC_CODE_AGUI_LOG_LEVEL must be debug, info, warn or error, got "${env['IAC_CODE_AGUI_LOG_LEVEL']}"`);
+  return level;
 }
 
 function defaultLanguageFrom(env: Env): Language {
@@ -162,5 +171,6 @@ export function loadConfig(env: Env = process.env): Config {
     leaseRenewMs,
     heartbeatMs: check(positiveInt('IAC_CODE_AGUI_HEARTBEAT_MS', 15_000), env['IAC_CODE_AGUI_HEARTBEAT_MS']),
     defaultLanguage: defaultLanguageFrom(env),
+    logLevel: logLevelFrom(env),
   };
 }

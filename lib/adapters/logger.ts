@@ -1,39 +1,68 @@
 /**
- * JSON-lines logger. Fields are structured; anything whose key looks like a credential is
- * replaced before it is written, as a second line of defence behind the Secret type — the
+ * JSON-lines logger with a level filter (IAC_CODE_AGUI_LOG_LEVEL, default info). Fields are
+ * structured; errors are logged through errorFields (docs/architecture.md §5 "Errors and
+ * logging"). Before a line is written, anything whose key looks like a credential is replaced,
+ * a Secret prints its placeholder, and a credential quoted inside text (a bearer token or
+ * `token=…` in an error message) is cut out — a second line of defence behind the Secret type: the
  * adapter never passes request bodies, headers or credentials to a logger in the first place.
  */
+import { errorFields } from '../core/error-fields.js';
 import type { Logger } from '../core/ports.js';
+import { Secret } from '../core/secret.js';
 
-export type LogLevel = 'info' | 'warn' | 'error';
+export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
 export type LogSink = (line: string) => void;
 
-const SENSITIVE_KEY = /(authorization|token|secret|password|api[-_]?key|credential|llm[-_]?headers|access[-_]?key)/i;
+const REDACTED = '[redacted]';
+const SENSITIVE_KEY = /(authorization|token|secret|password|api[-_]?key|credential|llm[-_]?headers|access[-_]?key|signature)/i;
+/** `Bearer <token>` and `<sensitive name>=<value>` / `<sensitive name>: <value>` written inside text. */
+const INLINE_BEARER = /\b(bearer\s+)[^\s"',;]+/gi;
+const INLINE_ASSIGNMENT = /\b([\w-]*(?:token|secret|password|api[-_]?key|signature|credential)[\w-]*)(["']?\s*[=:]\s*["']?)(?!\[redacted\])[^\s"'&,;]+/gi;
+/** Deeper than any field the adapter logs (an error chain is bounded by errorFields). */
+const MAX_DEPTH = 16;
+
+export function isLogLevel(value: string): value is LogLevel {
+  return (LOG_LEVELS as readonly string[]).includes(value);
+}
+
+function scrubText(text: string): string {
+  return text.replace(INLINE_BEARER, `$1${REDACTED}`).replace(INLINE_ASSIGNMENT, `$1$2${REDACTED}`);
+}
 
 function scrub(value: unknown, depth = 0): unknown {
-  if (depth > 6 || value === null || typeof value !== 'object') return value;
+  if (typeof value === 'string') return scrubText(value);
+  if (value === null || typeof value !== 'object') return value;
+  if (value instanceof Secret) return REDACTED;
+  // A raw error passed as a field still logs its cause chain (and nothing else it carries).
+  if (value instanceof Error) return scrub(errorFields(value), depth);
+  if (depth >= MAX_DEPTH) return '[truncated]';
   if (Array.isArray(value)) return value.map((item) => scrub(item, depth + 1));
   const out: Record<string, unknown> = {};
   for (const [key, inner] of Object.entries(value as Record<string, unknown>)) {
-    out[key] = SENSITIVE_KEY.test(key) ? '[redacted]' : scrub(inner, depth + 1);
+    out[key] = SENSITIVE_KEY.test(key) ? REDACTED : scrub(inner, depth + 1);
   }
   return out;
 }
 
-export function createLogger(sink: LogSink = (line) => process.stdout.write(`${line}\n`), base: Record<string, unknown> = {}): Logger {
-  const write = (level: LogLevel, message: string, fields?: Record<string, unknown>): void => {
-    const record = scrub({ time: new Date().toISOString(), level, message, ...base, ...fields });
+export function createLogger(sink: LogSink = (line) => process.stdout.write(`${line}\n`), base: Record<string, unknown> = {}, level: LogLevel = 'info'): Logger {
+  const threshold = LOG_LEVELS.indexOf(level);
+  const write = (lineLevel: LogLevel, message: string, fields?: Record<string, unknown>): void => {
+    if (LOG_LEVELS.indexOf(lineLevel) < threshold) return;
+    const record = scrub({ time: new Date().toISOString(), level: lineLevel, message, ...base, ...fields });
     sink(JSON.stringify(record));
   };
   return {
+    debug: (message, fields) => write('debug', message, fields),
     info: (message, fields) => write('info', message, fields),
     warn: (message, fields) => write('warn', message, fields),
     error: (message, fields) => write('error', message, fields),
-    child: (fields) => createLogger(sink, { ...base, ...fields }),
+    child: (fields) => createLogger(sink, { ...base, ...fields }, level),
   };
 }
 
 export const silentLogger: Logger = {
+  debug: () => undefined,
   info: () => undefined,
   warn: () => undefined,
   error: () => undefined,

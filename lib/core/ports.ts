@@ -20,33 +20,55 @@ export interface ThreadStore {
   /** Reads only this thread. Undefined when the thread has never been saved. */
   load(threadId: string): Promise<StoredDocument | undefined>;
   /**
-   * Saves `document` as revision `expected + 1` (expected 0 = create). Throws StoreConflictError when
-   * the current revision is not `expected`. A save whose answer was lost is recognised on retry as
-   * the caller's own (drivers keep a writer nonce), never reported as a conflict.
+   * Saves `document` as revision `expected + 1` (expected 0 = create). Throws a StoreError of kind
+   * `conflict` (StoreConflictError) when the current revision is not `expected`. A save whose
+   * answer was lost is recognised on retry as the caller's own (drivers keep a writer nonce),
+   * never reported as a conflict. Every other failure is a StoreError too.
    */
   save(threadId: string, document: unknown, expected: number): Promise<number>;
 }
 
-/** Another writer got there first: re-read and re-decide. */
-export class StoreConflictError extends Error {
+/**
+ * Every store failure, one family (docs/architecture.md §3, §5): callers check
+ * `error instanceof StoreError` and read `kind`, never a driver's class.
+ *
+ * - `conflict`     another writer got there first: re-read and re-decide (compareAndSwap does).
+ * - `unavailable`  the store could not be read or written (I/O, network, permissions, timeouts,
+ *                  or a thread that kept changing through every compare-and-swap attempt).
+ * - `corrupt`      the stored bytes are not a valid document of this thread.
+ *
+ * The subclasses below are the names drivers throw and tests expect; each fixes its kind.
+ */
+export type StoreErrorKind = 'conflict' | 'unavailable' | 'corrupt';
+
+export class StoreError extends Error {
+  constructor(
+    readonly kind: StoreErrorKind,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'StoreError';
+  }
+}
+
+export class StoreConflictError extends StoreError {
   constructor(message = 'The thread document changed concurrently.') {
-    super(message);
+    super('conflict', message);
     this.name = 'StoreConflictError';
   }
 }
 
-/** The store could not be read or written (I/O, network, permissions, timeouts). */
-export class StoreUnavailableError extends Error {
+export class StoreUnavailableError extends StoreError {
   constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
+    super('unavailable', message, options);
     this.name = 'StoreUnavailableError';
   }
 }
 
-/** The stored bytes are not a valid document of this thread. */
-export class StoreCorruptError extends Error {
+export class StoreCorruptError extends StoreError {
   constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
+    super('corrupt', message, options);
     this.name = 'StoreCorruptError';
   }
 }
@@ -74,9 +96,13 @@ export type SessionRestoreResult = { outcome: 'ok'; status: string } | { outcome
 
 /** The kernel could not be reached or answered outside the protocol (HTTP error, network). */
 export class KernelUnavailableError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
+  /** The HTTP status the kernel answered with, when it answered at all (logged, docs/architecture.md §5). */
+  readonly status: number | undefined;
+
+  constructor(message: string, options?: { cause?: unknown; status?: number }) {
+    super(message, { cause: options?.cause });
     this.name = 'KernelUnavailableError';
+    this.status = options?.status;
   }
 }
 
@@ -86,16 +112,19 @@ export class KernelRpcError extends Error {
     message: string,
     readonly rpcCode: number | undefined,
     readonly data: unknown,
+    options?: { cause?: unknown },
   ) {
-    super(message);
+    super(message, options);
     this.name = 'KernelRpcError';
   }
 }
 
 // ---------------------------------------------------------------------------------------------
 // Logging: structured fields only; secrets never reach a logger (see lib/adapters/logger.ts).
+// An error goes in as `errorFields(error)` (lib/core/error-fields.ts; docs/architecture.md §5).
 
 export interface Logger {
+  debug(message: string, fields?: Record<string, unknown>): void;
   info(message: string, fields?: Record<string, unknown>): void;
   warn(message: string, fields?: Record<string, unknown>): void;
   error(message: string, fields?: Record<string, unknown>): void;

@@ -3,6 +3,7 @@
  * server, the FC web function) only convert sockets to Requests; tests call `fetch` in-process.
  */
 import { randomUUID } from 'node:crypto';
+import { errorFields } from '../core/error-fields.js';
 import { AdapterError } from '../core/errors.js';
 import type { Language } from '../core/i18n/catalogue.js';
 import { languageFromAcceptLanguage } from '../core/i18n/language.js';
@@ -57,7 +58,7 @@ export function createApp(deps: AppDeps): App {
         }
         return notFound();
       } catch (error) {
-        logger.error('request failed', { error: String(error) });
+        logger.error('request failed', { error: errorFields(error) });
         return errorResponse(new AdapterError('INTERNAL_ERROR', 'internalError'), language);
       }
     },

@@ -11,6 +11,7 @@ import { cancelBodySchema } from '../core/protocol/schemas.js';
 import { cancelExecution } from '../core/run/cancel-execution.js';
 import type { AppDeps } from './app.js';
 import { errorResponse, jsonResponse } from './json-response.js';
+import { logRejection } from './rejection-log.js';
 import { checkBearer, checkJsonContentType, readJsonBody } from './request-guards.js';
 import { storeOf } from './store-of.js';
 
@@ -30,7 +31,7 @@ export async function handleCancel(request: Request, executionId: string, deps: 
     return jsonResponse(200, outcome);
   } catch (error) {
     if (error instanceof AdapterError) {
-      logger.info('cancel rejected', { code: error.code });
+      logRejection(logger, 'cancel rejected', error);
       return errorResponse(error, language);
     }
     throw error;

@@ -13,6 +13,7 @@ import { runAdmitted } from '../core/run/run-lifecycle.js';
 import type { RunDeps } from '../core/run/run-session.js';
 import type { AppDeps } from './app.js';
 import { errorResponse } from './json-response.js';
+import { logRejection } from './rejection-log.js';
 import { checkBearer, checkJsonContentType, readJsonBody } from './request-guards.js';
 import { sseResponse } from './sse.js';
 import { storeOf } from './store-of.js';
@@ -49,14 +50,14 @@ export async function handleRun(request: Request, deps: AppDeps, logger: Logger)
       (emit, signal) =>
         runAdmitted(runDeps, { request: runRequest, language, thread: admitted.thread, orphanTaskId: admitted.orphanTaskId, signal }, (event) => {
           emit(event);
-          if (event.type === 'RUN_FINISHED' || event.type === 'RUN_ERROR')
-            runLogger.info('run ended', { event: event.type, code: event.type === 'RUN_ERROR' ? event.code : undefined });
+          // A RUN_ERROR is logged at warn, with its cause, where the run creates it (lib/core/run/run-session.ts).
+          if (event.type === 'RUN_FINISHED') runLogger.info('run ended', { event: event.type, outcome: event.outcome?.type });
         }),
       { heartbeatMs: config.heartbeatMs, logger: runLogger, requestSignal: request.signal },
     );
   } catch (error) {
     if (error instanceof AdapterError) {
-      logger.info('request rejected', { code: error.code, details: error.details });
+      logRejection(logger, 'request rejected', error);
       return errorResponse(error, language);
     }
     throw error;

@@ -5,6 +5,7 @@
  * after a disconnect its events are simply dropped — so its clean-up never gets skipped.
  */
 
+import { errorFields } from '../core/error-fields.js';
 import type { Logger } from '../core/ports.js';
 import type { AguiEvent } from '../core/translate/events.js';
 
@@ -52,7 +53,7 @@ export function sseResponse(run: RunBody, options: SseOptions): Response {
       };
       armHeartbeat();
       run((event) => write(`data: ${JSON.stringify(event)}\n\n`), signal)
-        .catch((error: unknown) => options.logger.error('run failed unexpectedly', { error: String(error) }))
+        .catch((error: unknown) => options.logger.error('run failed unexpectedly', { error: errorFields(error) }))
         .finally(() => {
           clearTimeout(heartbeat);
           if (!open) return;

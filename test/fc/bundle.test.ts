@@ -1,18 +1,23 @@
 /**
  * The function bundles (issue: "Bundles with esbuild"): one per function, Node 20 ESM, minified,
- * with source maps; the emulators, test code and express never end up in a bundle (checked with
- * esbuild's metafile); and the shared build options really bundle ali-oss into a runnable file.
+ * with source maps that lead a logged stack back to lib/ under `node --enable-source-maps` (as
+ * s.yaml runs it; docs/architecture.md §5); the emulators, test code and express never end up in
+ * a bundle (checked with esbuild's metafile); and the shared build options really bundle ali-oss
+ * into a runnable file.
  */
 
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ErrorFields } from '../../lib/core/error-fields.js';
 import { BUNDLE_FILE, type BuiltFunction, bundleOptions, listFunctions, OPTIONAL_EXTERNALS, PROJECT_ROOT } from '../../scripts/build.js';
-import { buildIntoTemp } from './fc-support.js';
+import { runBody } from '../support/fixtures.js';
+import { buildIntoTemp, freePort, jsonLines } from './fc-support.js';
 
 let outDir: string;
 let agui: BuiltFunction;
@@ -42,6 +47,51 @@ describe('function bundles', () => {
     const map = JSON.parse(await readFile(`${agui.bundle}.map`, 'utf8')) as { sources: string[]; sourcesContent?: unknown };
     expect(map.sources.some((source) => source.endsWith('functions/agui/index.ts'))).toBe(true);
     expect(map.sourcesContent).toBeUndefined();
+  });
+
+  it('maps every bundled project file back to its source under lib/ or functions/ (and package.json, for the version)', async () => {
+    const map = JSON.parse(await readFile(`${agui.bundle}.map`, 'utf8')) as { sources: string[] };
+    const own = map.sources.map((source) => relative(PROJECT_ROOT, resolve(dirname(agui.bundle), source))).filter((path) => !path.includes('node_modules/'));
+    expect(own).toContain('lib/core/run/run-failure.ts');
+    expect(own).toContain('lib/adapters/a2a-kernel/sdk-kernel.ts');
+    for (const path of own) {
+      expect(path).toMatch(/^(lib\/|functions\/|package\.json$)/);
+      expect(existsSync(join(PROJECT_ROOT, path)), path).toBe(true);
+    }
+  });
+
+  it('logs a failed run’s stack with lib/ file names when run with --enable-source-maps', async () => {
+    const stateDir = await mkdtemp(join(tmpdir(), 'agui-bundle-state-'));
+    scratch.push(stateDir);
+    const [port, kernelPort] = [await freePort(), await freePort()];
+    const env = { PATH: process.env['PATH'], FC_SERVER_PORT: String(port), IAC_CODE_AGUI_A2A_URL: `http://127.0.0.1:${kernelPort}/`, IAC_CODE_AGUI_STATE_DIR: stateDir };
+    const child = spawn(process.execPath, ['--enable-source-maps', BUNDLE_FILE], { cwd: agui.codeDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const lines: string[] = [];
+    let buffered = '';
+    const seen = (message: string) => jsonLines(lines).find((line) => line['message'] === message);
+    const waitFor = async (message: string) => {
+      for (let tries = 0; tries < 400 && !seen(message); tries += 1) await new Promise((done) => setTimeout(done, 25));
+      return seen(message);
+    };
+    child.stdout.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString('utf8');
+      const complete = buffered.split('\n');
+      buffered = complete.pop() ?? '';
+      lines.push(...complete);
+    });
+    try {
+      expect(await waitFor('listening')).toBeDefined();
+      const response = await fetch(`http://127.0.0.1:${port}/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(runBody()) });
+      expect(await response.text()).toContain('A2A_UNAVAILABLE');
+      const ended = await waitFor('run ended');
+      expect(ended).toMatchObject({ level: 'warn', code: 'A2A_UNAVAILABLE' });
+      const failure = ended?.['error'] as ErrorFields;
+      expect(failure.stack).toMatch(/lib\/core\/run\/run-failure\.ts:\d+:\d+/);
+      expect(failure.cause?.stack).toMatch(/lib\/adapters\/a2a-kernel\/sdk-kernel\.ts:\d+:\d+/);
+      expect(failure.stack).not.toContain(BUNDLE_FILE);
+    } finally {
+      child.kill('SIGKILL');
+    }
   });
 
   it('targets Node 20 as ESM, with a real require for bundled CommonJS and proxy-agent left external', () => {

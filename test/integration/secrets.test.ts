@@ -3,6 +3,8 @@
  * thread store or the logs (brief; SPEC §5). The user's message text is not stored either.
  */
 import { readdir, readFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBody, uniqueId } from '../support/fixtures.js';
@@ -62,6 +64,35 @@ describe('secrets', () => {
     for (const [name, secret] of Object.entries(SECRETS)) {
       expect(stored, `${name} in state`).not.toContain(secret);
       expect(logs, `${name} in logs`).not.toContain(secret);
+    }
+  });
+
+  it('stay out of the log lines of a failed run, even when the kernel quotes one back in its error', async () => {
+    // A misbehaving kernel (or proxy) that answers 502 and echoes the request's Authorization header:
+    // the SDK puts the answer's body into its error message, which the run's warn line carries.
+    const echo: Server = createServer((req, res) => {
+      req.resume();
+      res.writeHead(502, { 'content-type': 'text/plain' }).end(`bad gateway; you sent Authorization: ${req.headers.authorization}; token=${SECRETS.kernelToken}`);
+    });
+    await new Promise<void>((resolve) => echo.listen(0, '127.0.0.1', resolve));
+    const failing = await startStack({
+      config: { authToken: SECRETS.authToken },
+      kernelToken: SECRETS.kernelToken,
+      kernelUrl: `http://127.0.0.1:${(echo.address() as AddressInfo).port}/`,
+    });
+    try {
+      const threadId = uniqueId('thread');
+      const body = runBody({ threadId, iacCode: { llmApiKey: SECRETS.llmApiKey } });
+      const { sse } = await failing.run(body, { authorization: `Bearer ${SECRETS.authToken}` });
+      expect(sse.events.at(-1)).toMatchObject({ type: 'RUN_ERROR', code: 'A2A_UNAVAILABLE' });
+      const logs = failing.logs.join('\n');
+      // The failure is logged with what is worth reading: the HTTP status the kernel answered and the SDK's message.
+      const ended = failing.logs.map((line) => JSON.parse(line)).find((record) => record.message === 'run ended' && record.threadId === threadId);
+      expect(ended).toMatchObject({ level: 'warn', error: { cause: { name: 'KernelUnavailableError', status: 502, message: expect.stringContaining('bad gateway') } } });
+      for (const [name, secret] of Object.entries(SECRETS)) expect(logs, `${name} in logs`).not.toContain(secret);
+    } finally {
+      await failing.close();
+      await new Promise((resolve) => echo.close(resolve));
     }
   });
 });

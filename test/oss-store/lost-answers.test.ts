@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { OssObjects } from '../../lib/adapters/oss-store/objects.js';
+import { errorFields } from '../../lib/core/error-fields.js';
 import { StoreConflictError, StoreUnavailableError } from '../../lib/core/ports.js';
 import { type OssEmulator, startOssEmulator } from '../../lib/emulators/oss/server.js';
 import { uniqueId } from '../support/fixtures.js';
@@ -127,5 +128,21 @@ describe('an OSS that keeps failing', () => {
     expect(JSON.stringify(error)).not.toContain('4711');
     expect(String((error as Error).message) + String((error as Error).cause)).not.toContain('4711');
     expect(emulator.counters.total).toBe(1);
+  });
+
+  it('keeps the failed request’s OSS request id, status and code in the error chain for the log (docs/architecture.md §5)', async () => {
+    const store = ossStore(emulator, { accessKeySecret: 'not-the-secret-4711' });
+    const error = await store.save(uniqueId('thread'), { n: 1 }, 0).catch((caught: unknown) => caught);
+    const fields = errorFields(error);
+    expect(fields).toMatchObject({ name: 'StoreUnavailableError' });
+    // The emulator answers like OSS: a 24-character upper-case hex x-oss-request-id.
+    expect(fields.cause).toMatchObject({
+      name: 'OssRequestError',
+      kind: 'rejected',
+      status: 403,
+      code: 'SignatureDoesNotMatch',
+      requestId: expect.stringMatching(/^[0-9A-F]{24}$/),
+    });
+    expect(JSON.stringify(fields)).not.toContain('4711');
   });
 });

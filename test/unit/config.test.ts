@@ -37,6 +37,13 @@ describe('configuration (SPEC §6)', () => {
     expect(() => loadConfig({ IAC_CODE_AGUI_STATE_STORE: 'oss' })).toThrow(/IAC_CODE_AGUI_OSS_BUCKET/);
   });
 
+  it('reads the log level (IAC_CODE_AGUI_LOG_LEVEL, default info) and fails fast on a bad one', () => {
+    expect(loadConfig({}).logLevel).toBe('info');
+    expect(loadConfig({ IAC_CODE_AGUI_LOG_LEVEL: 'debug' }).logLevel).toBe('debug');
+    expect(loadConfig({ IAC_CODE_AGUI_LOG_LEVEL: 'WARN' }).logLevel).toBe('warn');
+    expect(() => loadConfig({ IAC_CODE_AGUI_LOG_LEVEL: 'verbose' })).toThrow(/^IAC_CODE_AGUI_LOG_LEVEL must be debug, info, warn or error, got "verbose"$/);
+  });
+
   it('keeps tokens as secrets that print redacted', () => {
     const config = loadConfig({ IAC_CODE_AGUI_AUTH_TOKEN: 'tok-123', IAC_CODE_AGUI_A2A_TOKEN: 'tok-456' });
     expect(config.authToken?.reveal()).toBe('tok-123');

@@ -120,7 +120,7 @@ export class SdkA2AKernel implements A2AKernel {
     if (response.status === 404 && error) return { outcome: 'missing' };
     if (response.status === 404 || response.status === 405) return { outcome: 'unsupported' };
     if (response.status === 409 && error?.['code'] === 'SESSION_BACKUP_NOT_READY') return { outcome: 'backupNotReady' };
-    throw new KernelUnavailableError(`ensure-restored answered HTTP ${response.status}`);
+    throw new KernelUnavailableError(`ensure-restored answered HTTP ${response.status}`, { status: response.status });
   }
 
   async pipelineState(taskId: string, afterSequence: number, options: KernelCallOptions = {}): Promise<JsonObject | undefined> {
@@ -128,7 +128,7 @@ export class SdkA2AKernel implements A2AKernel {
     const response = await this.http(`iac-code/pipeline/state?${query}`, { method: 'GET' }, options);
     if (response.status === 404) return undefined;
     const body = await response.json().catch(() => undefined);
-    if (response.status !== 200 || !isObject(body)) throw new KernelUnavailableError(`pipeline state answered HTTP ${response.status}`);
+    if (response.status !== 200 || !isObject(body)) throw new KernelUnavailableError(`pipeline state answered HTTP ${response.status}`, { status: response.status });
     return body;
   }
 
@@ -145,12 +145,16 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** One place that knows what the SDK throws (DESIGN: vendor errors stop at the adapter). */
+/**
+ * One place that knows what the SDK throws (docs/architecture.md §4): vendor errors stop here and
+ * leave as the port's errors, keeping the SDK's error as the cause and the JSON-RPC code or HTTP
+ * status they met as plain fields for the log (docs/architecture.md §5).
+ */
 function kernelError(error: unknown, signal: AbortSignal | undefined): Error {
   if (signal?.aborted) return signal.reason instanceof Error ? signal.reason : new Error('aborted');
   const rpc = rpcErrorOf(error) ?? rpcErrorOf((error as { cause?: unknown })?.cause);
   if (rpc) return rpc;
-  return new KernelUnavailableError(error instanceof Error ? error.message : String(error), { cause: error });
+  return new KernelUnavailableError(error instanceof Error ? error.message : String(error), { cause: error, status: httpStatusOf(error) });
 }
 
 function rpcErrorOf(error: unknown): KernelRpcError | undefined {
@@ -158,5 +162,16 @@ function rpcErrorOf(error: unknown): KernelRpcError | undefined {
   const envelopeCode = (error as { envelopeCode?: unknown }).envelopeCode;
   if (typeof envelopeCode !== 'number') return undefined;
   const message = error instanceof Error ? error.message : 'JSON-RPC error';
-  return new KernelRpcError(message, envelopeCode, (error as { data?: unknown }).data);
+  return new KernelRpcError(message, envelopeCode, (error as { data?: unknown }).data, { cause: error });
+}
+
+/**
+ * The SDK reports a non-2xx answer without a JSON-RPC error only in its message:
+ * "HTTP error for SendMessage! Status: 502 …" or "HTTP error establishing stream for …: 502 …".
+ */
+const SDK_HTTP_ERROR = /^HTTP error (?:for \S+! Status: |establishing stream for \S+: )(\d{3})\b/;
+
+function httpStatusOf(error: unknown): number | undefined {
+  const match = error instanceof Error ? SDK_HTTP_ERROR.exec(error.message) : null;
+  return match ? Number(match[1]) : undefined;
 }

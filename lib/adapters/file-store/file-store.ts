@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { chmod, mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { StoreConflictError, StoreCorruptError, type StoredDocument, StoreUnavailableError, type ThreadStore } from '../../core/ports.js';
+import { StoreConflictError, StoreCorruptError, type StoredDocument, StoreError, StoreUnavailableError, type ThreadStore } from '../../core/ports.js';
 import { threadKey } from '../../core/thread/thread-key.js';
 import { withFileLock } from './file-lock.js';
 
@@ -56,7 +56,8 @@ export class FileThreadStore implements ThreadStore {
         return envelope.revision;
       });
     } catch (error) {
-      if (error instanceof StoreConflictError || error instanceof StoreCorruptError) throw error;
+      // A conflict or a corrupt file says more than "cannot write"; an unreadable one gets the write's context.
+      if (error instanceof StoreError && error.kind !== 'unavailable') throw error;
       throw new StoreUnavailableError(`cannot write thread state: ${(error as Error).message}`, { cause: error });
     }
   }

@@ -12,6 +12,7 @@
  * not finish in time (e.g. an unreachable store), and that lease expires by itself after its TTL
  * and is taken over by the next run (SPEC §4 "Busy").
  */
+import { errorFields } from '../../core/error-fields.js';
 import type { Logger } from '../../core/ports.js';
 import { ConfigError } from '../config.js';
 import type { RunningServer } from './node-server.js';
@@ -113,7 +114,7 @@ export function exitOnSignals(server: RunningServer, policy: ShutdownPolicy, log
     shutDown(server, policy, logger).then(
       (report) => exit(report.abandoned === 0 ? 0 : 1),
       (error: unknown) => {
-        logger.error('shutdown failed', { error: String(error) });
+        logger.error('shutdown failed', { error: errorFields(error) });
         exit(1);
       },
     );

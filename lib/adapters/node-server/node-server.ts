@@ -11,6 +11,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
+import { errorFields } from '../../core/error-fields.js';
 import type { Logger } from '../../core/ports.js';
 import type { App } from '../../http/app.js';
 
@@ -116,7 +117,7 @@ export function createNodeHandler(app: App, logger: Logger, inFlight = new InFli
       .fetch(toRequest(req, controller.signal))
       .then((response) => writeResponse(response, req, res, isDraining()))
       .catch((error: unknown) => {
-        requestLogger.error('response failed', { error: String(error) });
+        requestLogger.error('response failed', { error: errorFields(error) });
         if (!res.headersSent)
           res.writeHead(500, { 'content-type': 'application/json', connection: 'close' }).end('{"error":{"code":"INTERNAL_ERROR","message":"An internal error occurred."}}');
         else res.destroy();

@@ -13,10 +13,10 @@
  * - a create whose answer was lost is settled by reading the object back: our writeId → ours;
  * - every KEEP-th revision prunes the revisions at or below revision − KEEP (never the newest).
  *
- * Every failure leaves as StoreConflictError, StoreCorruptError or StoreUnavailableError.
+ * Every failure leaves as a StoreError (docs/architecture.md §3): conflict, corrupt or unavailable.
  */
 import { randomUUID } from 'node:crypto';
-import { StoreConflictError, StoreCorruptError, type StoredDocument, StoreUnavailableError, type ThreadStore } from '../../core/ports.js';
+import { StoreConflictError, type StoredDocument, StoreError, StoreUnavailableError, type ThreadStore } from '../../core/ports.js';
 import { decodeEnvelope, type Envelope, encodeEnvelope } from './envelope.js';
 import { OssRequestError } from './errors.js';
 import { revisionKey, revisionsPrefix } from './keys.js';
@@ -184,9 +184,9 @@ export class OssThreadStore implements ThreadStore {
   }
 }
 
-/** Every failure leaves the driver as one of the store's three errors, with no vendor detail beyond status and code. */
+/** Every failure leaves the driver as a StoreError, with no vendor detail beyond the sanitized OssRequestError as its cause. */
 function storeError(error: unknown, action: 'read' | 'write'): Error {
-  if (error instanceof StoreConflictError || error instanceof StoreCorruptError || error instanceof StoreUnavailableError) return error;
+  if (error instanceof StoreError) return error;
   if (error instanceof OssRequestError) return new StoreUnavailableError(`Cannot ${action} thread state: ${error.message}`, { cause: error });
-  return new StoreUnavailableError(`Cannot ${action} thread state: ${error instanceof Error ? error.message : String(error)}`);
+  return new StoreUnavailableError(`Cannot ${action} thread state: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
 }

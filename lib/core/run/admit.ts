@@ -1,16 +1,15 @@
 /**
- * Admission with compare-and-swap (SPEC §4–§5): read the thread, decide, write; on a conflict
- * another instance changed the thread, so read and decide again. Store failures before the
- * stream are 503 STATE_UNAVAILABLE; nothing is half-written because the write is one CAS.
+ * Admission (SPEC §4–§5): read the thread, decide, write — one compare-and-swap
+ * (docs/architecture.md §3), re-decided when another instance changed the thread in between. A
+ * store failure before the stream is 503 STATE_UNAVAILABLE; nothing is half-written because the
+ * write is one CAS.
  */
 import { AdapterError } from '../errors.js';
-import { StoreConflictError, type ThreadStore } from '../ports.js';
+import { StoreError, type ThreadStore } from '../ports.js';
 import type { RunRequest } from '../protocol/run-request.js';
 import { type AdmissionContext, admitRun } from '../thread/admission.js';
-import { parseThreadDocument } from '../thread/parse-document.js';
+import { compareAndSwap } from '../thread/compare-and-swap.js';
 import { RunThread } from './run-thread.js';
-
-const MAX_ADMISSION_ATTEMPTS = 8;
 
 export interface Admitted {
   thread: RunThread;
@@ -18,40 +17,18 @@ export interface Admitted {
 }
 
 export async function admit(store: ThreadStore, request: RunRequest, context: () => AdmissionContext): Promise<Admitted> {
-  for (let attempt = 0; attempt < MAX_ADMISSION_ATTEMPTS; attempt += 1) {
-    const stored = await stateCall(() => store.load(request.threadId));
-    const current = stored ? stateParse(() => parseThreadDocument(stored.document, request.threadId)) : undefined;
-    const decision = context();
-    const admission = admitRun(current, request, decision);
-    try {
-      const revision = await store.save(request.threadId, admission.document, stored?.revision ?? 0);
-      const thread = new RunThread(store, request.threadId, decision.leaseId, admission.document.execution.executionId, admission.document, revision);
-      return { thread, orphanTaskId: admission.orphanTaskId };
-    } catch (error) {
-      if (error instanceof StoreConflictError) continue;
-      throw stateUnavailable(error);
-    }
-  }
-  throw new AdapterError('STATE_UNAVAILABLE', 'stateUnavailable');
-}
-
-async function stateCall<T>(call: () => Promise<T>): Promise<T> {
   try {
-    return await call();
+    const { value, state } = await compareAndSwap(store, request.threadId, (current) => {
+      // A fresh lease id and clock reading for every attempt: each decision stands on its own.
+      const decision = context();
+      const admission = admitRun(current.document, request, decision);
+      return { write: admission.document, value: { leaseId: decision.leaseId, admission } };
+    });
+    const { leaseId, admission } = value;
+    const thread = new RunThread(store, request.threadId, leaseId, admission.document.execution.executionId, admission.document, state.revision);
+    return { thread, orphanTaskId: admission.orphanTaskId };
   } catch (error) {
-    throw stateUnavailable(error);
+    // Any store failure (unavailable, corrupt, a thread that kept changing) is 503 for this thread only.
+    throw error instanceof StoreError ? new AdapterError('STATE_UNAVAILABLE', 'stateUnavailable', undefined, { cause: error }) : error;
   }
-}
-
-function stateParse<T>(parse: () => T): T {
-  try {
-    return parse();
-  } catch (error) {
-    throw stateUnavailable(error);
-  }
-}
-
-/** Any store failure (unavailable, corrupt, unexpected) before the stream is 503 for this thread only. */
-function stateUnavailable(error: unknown): AdapterError {
-  return error instanceof AdapterError ? error : new AdapterError('STATE_UNAVAILABLE', 'stateUnavailable', undefined, { cause: error });
 }

@@ -3,6 +3,7 @@
  * lease). A renewal that finds the lease gone aborts the run, which then ends with
  * RUN_ERROR EXECUTION_LOST (or CANCELLED when a cancel ended the execution) and writes nothing.
  */
+import { errorFields } from '../error-fields.js';
 import { renewLease } from '../thread/run-transitions.js';
 import type { RunSession } from './run-session.js';
 import { LeaseLostError } from './run-thread.js';
@@ -36,6 +37,7 @@ export class LeaseKeeper {
     try {
       await this.session.thread.update((document) => renewLease(document, expiresAt));
       this.heldUntil = expiresAt;
+      logger.debug('lease renewed', { expiresAt });
     } catch (error) {
       if (error instanceof LeaseLostError) {
         this.lose(error);
@@ -43,7 +45,7 @@ export class LeaseKeeper {
       }
       // A passing store failure: the next tick tries again; the lease outlives several ticks. Once
       // it has expired unrenewed, another instance may own the thread: stop before racing it.
-      logger.warn('lease renewal failed', { error: String(error) });
+      logger.warn('lease renewal failed', { error: errorFields(error) });
       if (clock() >= this.heldUntil) this.lose(new LeaseLostError(false));
     }
   }

@@ -11,12 +11,12 @@ import type { MessageKey } from '../i18n/catalogue.js';
 import { permissionAnswerPart } from '../interrupts/answers.js';
 import { isPermission } from '../interrupts/interrupt-object.js';
 import type { Answer } from '../interrupts/resume-plan.js';
-import { KernelRpcError, StoreConflictError, StoreCorruptError, StoreUnavailableError } from '../ports.js';
+import { KernelRpcError, StoreError } from '../ports.js';
 import { acceptAnswers } from '../thread/interrupt-transitions.js';
 import { absorbIdentities, absorbItem, consumeStream, isStopState, type StreamResult } from './consume-stream.js';
 import { recoverPipeline } from './pipeline-recovery.js';
 import { finishRun } from './run-ending.js';
-import { classifyRunError, isBackupNotReady, RunFailure } from './run-failure.js';
+import { classifyRunError, isBackupNotReady, persistenceFailureKeepingInterrupt, RunFailure } from './run-failure.js';
 import type { RunSession } from './run-session.js';
 
 export async function deliverAnswers(session: RunSession, answers: Answer[], signal: AbortSignal): Promise<void> {
@@ -41,10 +41,7 @@ async function accept(session: RunSession, answers: Answer[]): Promise<void> {
       ),
     );
   } catch (error) {
-    if (error instanceof StoreUnavailableError || error instanceof StoreConflictError || error instanceof StoreCorruptError) {
-      throw new RunFailure('STATE_PERSISTENCE_FAILED', 'statePersistenceFailed', true, { cause: error, forceCancel: true });
-    }
-    throw error;
+    throw error instanceof StoreError ? persistenceFailureKeepingInterrupt(error) : error;
   }
 }
 

@@ -4,13 +4,15 @@
  * the terminal event is emitted.
  */
 import { TERMINAL_STATES } from '../a2a/inbound.js';
+import { errorFields } from '../error-fields.js';
 import type { RequiredInput } from '../interrupts/inputs.js';
 import { toInterrupt } from '../interrupts/interrupt-object.js';
+import { StoreError } from '../ports.js';
 import type { ThreadDocument } from '../thread/document.js';
 import { cancelCurrentExecution, commitInterrupts } from '../thread/interrupt-transitions.js';
 import { endRun } from '../thread/run-transitions.js';
 import type { StreamResult } from './consume-stream.js';
-import { classifyRunError, RunFailure } from './run-failure.js';
+import { classifyRunError, persistenceFailureKeepingInterrupt, RunFailure } from './run-failure.js';
 import type { RunSession } from './run-session.js';
 
 export function failureForState(lastState: string | undefined): RunFailure | undefined {
@@ -53,8 +55,8 @@ export async function finishWithInterrupt(session: RunSession, inputs: readonly 
  * may list an older interrupt — the one being committed was never durable (SPEC §4 "Fail closed").
  */
 async function committedAnyway(session: RunSession, inputs: readonly RequiredInput[], error: unknown): Promise<ThreadDocument> {
-  const failure = new RunFailure('STATE_PERSISTENCE_FAILED', 'statePersistenceFailed', true, { cause: error, forceCancel: true });
-  if (!(error instanceof Error) || !/^Store/.test(error.name)) throw classifyRunError(error);
+  if (!(error instanceof StoreError)) throw classifyRunError(error);
+  const failure = persistenceFailureKeepingInterrupt(error);
   const current = await session.thread.refresh().catch(() => undefined);
   if (!current) throw failure;
   const pending = new Set(current.execution.pending.map((item) => item.id));
@@ -124,7 +126,7 @@ async function explainFailure(session: RunSession, failure: RunFailure): Promise
 export async function cancelQuietly(session: RunSession, taskId: string): Promise<void> {
   await session.kernel
     .cancelTask(taskId, { signal: AbortSignal.timeout(CLEANUP_CALL_MS) })
-    .catch((error: unknown) => session.deps.logger.warn('CancelTask failed', { error: String(error) }));
+    .catch((error: unknown) => session.deps.logger.warn('CancelTask failed', { error: errorFields(error) }));
 }
 
 const CLEANUP_CALL_MS = 5_000;
@@ -140,7 +142,7 @@ export async function releaseAfterFailure(session: RunSession, cancelTask: boole
     // Another run took the thread over: its task is its business now.
     owned = current.activeRun?.leaseId === session.thread.leaseId;
   } catch (error) {
-    logger.warn('could not re-read the thread before releasing it', { error: String(error) });
+    logger.warn('could not re-read the thread before releasing it', { error: errorFields(error) });
   }
   if (!owned) return 'lost';
   const cancel = cancelTask && (force || !pending) && session.taskId !== undefined;
@@ -151,7 +153,7 @@ export async function releaseAfterFailure(session: RunSession, cancelTask: boole
       : (document: ThreadDocument) => endRun(document, { durable: session.translator.durableState(), terminal: cancelTask && !pending, clearTask: false });
     await session.thread.update(update);
   } catch (error) {
-    logger.warn('could not release the thread after a failed run', { error: String(error) });
+    logger.warn('could not release the thread after a failed run', { error: errorFields(error) });
   }
   return cancel ? 'cancelled' : 'kept';
 }

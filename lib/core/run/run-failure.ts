@@ -6,7 +6,7 @@
 import type { ErrorCode } from '../errors.js';
 import { AdapterError } from '../errors.js';
 import type { MessageKey } from '../i18n/catalogue.js';
-import { KernelRpcError, StoreConflictError, StoreCorruptError, StoreUnavailableError } from '../ports.js';
+import { KernelRpcError, StoreError } from '../ports.js';
 import { LeaseLostError } from './run-thread.js';
 
 export class RunFailure extends Error {
@@ -32,6 +32,18 @@ export class RunFailure extends Error {
   readonly forceCancel: boolean;
 }
 
+/**
+ * A write failed after A2A had already moved on — it accepted an answer the adapter could not
+ * record, or raised an interrupt the adapter could not commit — so the stored document keeps an
+ * interrupt pending that no longer describes the task. STATE_PERSISTENCE_FAILED, and the task is
+ * cancelled even though that interrupt is pending (forceCancel): a retry must never deliver an
+ * answer twice nor announce an interrupt that was never durable (SPEC §4 "Fail closed";
+ * docs/architecture.md §5). The one way both places (resume-delivery.ts, run-ending.ts) say it.
+ */
+export function persistenceFailureKeepingInterrupt(cause: StoreError): RunFailure {
+  return new RunFailure('STATE_PERSISTENCE_FAILED', 'statePersistenceFailed', true, { cause, forceCancel: true });
+}
+
 export function protocolViolation(detail: string): RunFailure {
   return new RunFailure('A2A_PROTOCOL_ERROR', 'a2aProtocolError', true, { cause: new Error(detail) });
 }
@@ -46,9 +58,7 @@ export function classifyRunError(error: unknown): RunFailure {
     // again from here is idempotent and covers a CancelTask that instance could not deliver.
     return error.cancelled ? new RunFailure('CANCELLED', 'cancelled', true, options) : new RunFailure('EXECUTION_LOST', 'executionLostLease', false, options);
   }
-  if (error instanceof StoreUnavailableError || error instanceof StoreConflictError || error instanceof StoreCorruptError) {
-    return new RunFailure('STATE_PERSISTENCE_FAILED', 'statePersistenceFailed', true, { cause: error });
-  }
+  if (error instanceof StoreError) return new RunFailure('STATE_PERSISTENCE_FAILED', 'statePersistenceFailed', true, { cause: error });
   if (error instanceof AdapterError) return new RunFailure(error.code, error.messageKey, false, { cause: error });
   if (error instanceof KernelRpcError && isBackupNotReady(error.data)) {
     return new RunFailure('SESSION_BACKUP_NOT_READY', 'sessionBackupNotReady', false, { cause: error });

@@ -41,7 +41,10 @@ export async function runAdmitted(deps: RunDeps, input: RunInput, emit: Emit): P
       // The caller left (or the instance is shutting down): the disconnect policy decides, then a
       // terminal event for whoever may still be reading — a client cut off by a shutdown is.
       const outcome = await releaseAfterFailure(session, true);
-      emit(session.runError(outcome === 'cancelled' ? new RunFailure('CANCELLED', 'cancelled', false) : new RunFailure('A2A_UNAVAILABLE', 'a2aUnavailable', false)));
+      const options = { cause: error };
+      emit(
+        session.runError(outcome === 'cancelled' ? new RunFailure('CANCELLED', 'cancelled', false, options) : new RunFailure('A2A_UNAVAILABLE', 'a2aUnavailable', false, options)),
+      );
       return;
     }
     await abandonRun(session, classifyRunError(keeper.lost ?? error));

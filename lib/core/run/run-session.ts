@@ -3,6 +3,7 @@
  * has seen and the `emit` that writes AG-UI events to the caller.
  */
 import type { RunFinishedOutcome } from '@ag-ui/core';
+import { errorFields } from '../error-fields.js';
 import type { Language } from '../i18n/catalogue.js';
 import { translate } from '../i18n/catalogue.js';
 import type { A2AKernel, Logger } from '../ports.js';
@@ -96,8 +97,12 @@ export class RunSession {
     return this.make('RUN_FINISHED', { threadId: this.request.threadId, runId: this.request.runId, outcome, usage: this.translator.usage.list() });
   }
 
-  /** AG-UI 1.0's RUN_ERROR has no threadId or runId: the stream it ends already names them (docs/protocol.md §4). */
+  /**
+   * Every failure becomes RUN_ERROR here, so it is logged here: at warn, with the cause chain that
+   * led to it (docs/architecture.md §5). The event carries only AG-UI 1.0's fields (code, message, usage; docs/protocol.md §4): the stream it ends already names the thread and run.
+   */
   runError(failure: RunFailure): AguiEvent {
+    this.deps.logger.warn('run ended', { event: 'RUN_ERROR', code: failure.code, error: errorFields(failure) });
     return this.make('RUN_ERROR', {
       code: failure.code,
       message: translate(failure.messageKey, this.language),

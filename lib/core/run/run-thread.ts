@@ -1,15 +1,14 @@
 /**
- * A run's handle on its thread document: every write is a compare-and-swap that first checks the
- * run still holds its lease (SPEC §4 "Busy": a run that lost its lease does not write again).
- * Writes from one run are serialised, and the last document read is reused as the expected
- * revision so a write costs one store request unless another instance wrote in between.
+ * A run's handle on its thread document: every write is a compare-and-swap (docs/architecture.md
+ * §3) that first checks the run still holds its lease (SPEC §4 "Busy": a run that lost its lease
+ * does not write again). Writes from one run are serialised, and the last document read is reused
+ * as the expected revision so a write costs one store request unless another instance wrote in
+ * between.
  */
-import { StoreConflictError, type ThreadStore } from '../ports.js';
+import type { ThreadStore } from '../ports.js';
+import { compareAndSwap, readThread, type ThreadState } from '../thread/compare-and-swap.js';
 import type { ThreadDocument } from '../thread/document.js';
-import { parseThreadDocument } from '../thread/parse-document.js';
 import { isExecutionTerminal } from '../thread/run-transitions.js';
-
-const MAX_CONFLICT_RETRIES = 8;
 
 /** The run no longer holds the thread: another run took it over, or a cancel ended its execution. */
 export class LeaseLostError extends Error {
@@ -35,7 +34,7 @@ export class RunThread {
     return this.current;
   }
 
-  /** Applies `mutate` with compare-and-swap, re-reading and re-applying on conflict. */
+  /** Applies `mutate` with compare-and-swap, re-reading, re-checking the lease and re-applying on conflict. */
   update(mutate: (document: ThreadDocument) => ThreadDocument): Promise<ThreadDocument> {
     const next = this.queue.then(() => this.apply(mutate));
     this.queue = next.catch(() => undefined);
@@ -44,26 +43,31 @@ export class RunThread {
 
   /** Re-reads the document (e.g. to see whether an interrupt is pending at disconnect time). */
   async refresh(): Promise<ThreadDocument> {
-    const stored = await this.store.load(this.threadId);
-    if (!stored) throw new LeaseLostError(false);
-    this.current = parseThreadDocument(stored.document, this.threadId);
-    this.revision = stored.revision;
-    return this.current;
+    return this.adopt(await readThread(this.store, this.threadId));
   }
 
   private async apply(mutate: (document: ThreadDocument) => ThreadDocument): Promise<ThreadDocument> {
-    for (let attempt = 0; ; attempt += 1) {
-      this.assertLease(this.current);
-      const next = mutate(this.current);
-      try {
-        this.revision = await this.store.save(this.threadId, next, this.revision);
-        this.current = next;
-        return next;
-      } catch (error) {
-        if (!(error instanceof StoreConflictError) || attempt >= MAX_CONFLICT_RETRIES) throw error;
-        await this.refresh();
-      }
-    }
+    const start = { document: this.current, revision: this.revision };
+    const { state } = await compareAndSwap(
+      this.store,
+      this.threadId,
+      (read) => {
+        const current = this.adopt(read);
+        this.assertLease(current);
+        return { write: mutate(current), value: undefined };
+      },
+      { start },
+    );
+    return this.adopt(state);
+  }
+
+  /** Keeps what was read or written: the document runs see and the revision the next write expects. */
+  private adopt(state: ThreadState): ThreadDocument {
+    // The thread vanished from the store: whatever this run held is gone with it.
+    if (!state.document) throw new LeaseLostError(false);
+    this.current = state.document;
+    this.revision = state.revision;
+    return this.current;
   }
 
   private assertLease(document: ThreadDocument): void {
