@@ -157,28 +157,26 @@ interface SdkError {
   message?: string;
 }
 
-/** One line for an SDK or network failure; never includes a credential (the SDK's messages carry none). */
+/** One line for a failure while talking to FC; never includes a credential (the SDK's messages carry none). */
 export function describeApiError(error: unknown, context: { functionName: string; region: string; endpoint: ApiEndpoint }): string {
   if (error instanceof VerifyError) return error.message;
   const sdk = error as SdkError;
   const fcMessage = sdk.data?.Message ?? sdk.data?.message;
   const requestId = sdk.requestId && sdk.requestId !== 'undefined' ? ` (request id ${sdk.requestId})` : '';
+  if (sdk.statusCode === undefined) {
+    // No HTTP answer at all: a connection, DNS or TLS failure (Node's error code, e.g. ECONNREFUSED).
+    return `cannot reach the FC API at ${context.endpoint.protocol}://${context.endpoint.host}: ${sdk.code ?? sdk.message ?? String(error)}`;
+  }
   switch (sdk.code) {
     case 'FunctionNotFound':
       return `function '${context.functionName}' does not exist in ${context.region} (FC: FunctionNotFound)${requestId}`;
     case 'AccessDenied':
-      return `access denied: ${fcMessage ?? 'the credentials may not read this function'} — grant fc:GetFunction and fc:ListTriggers${requestId}`;
+      return `access denied: ${fcMessage ?? 'these credentials may not read the function'} — the caller needs fc:GetFunction and fc:ListTriggers${requestId}`;
     case 'SignatureNotMatch':
-    case 'SignatureDoesNotMatch':
     case 'InvalidAccessKeyID':
-    case 'InvalidAccessKeyId.NotFound':
     case 'InvalidSecurityToken':
-    case 'InvalidSecurityToken.Expired':
       return `FC rejected the credentials (${sdk.code}): check ALIBABA_CLOUD_ACCESS_KEY_ID, ALIBABA_CLOUD_ACCESS_KEY_SECRET and ALIBABA_CLOUD_SECURITY_TOKEN${requestId}`;
     default:
-      break;
+      return `FC answered ${sdk.statusCode} ${sdk.code ?? ''}: ${fcMessage ?? sdk.message ?? ''}${requestId}`;
   }
-  if (sdk.code && sdk.statusCode) return `FC answered ${sdk.statusCode} ${sdk.code}: ${fcMessage ?? sdk.message ?? ''}${requestId}`;
-  const cause = (error as { code?: string; message?: string }) ?? {};
-  return `cannot reach the FC API at ${context.endpoint.protocol}://${context.endpoint.host}: ${cause.message ?? String(error)}`;
 }
