@@ -96,7 +96,7 @@ export interface SmokeOptions {
 }
 
 /**
- * The smoke turn (SPEC §2, §4): GET /health must answer `status: ok`, then one normal turn must end
+ * The smoke turn (docs/protocol.md §1, §4): GET /health must answer `status: ok`, then one normal turn must end
  * with RUN_FINISHED. Prints each step through `out`; true when both held. Shared by `npm run
  * smoke` and `npm run verify` (scripts/verify.ts), which runs it against the trigger URL it found.
  */
