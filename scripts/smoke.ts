@@ -6,7 +6,8 @@
  *
  *   npm run smoke -- https://<trigger-url> [--message "hello"] [--cwd /workspace/smoke]
  *
- * Also a small library of AG-UI client helpers for scripts/ros-example.ts.
+ * Also a small library of AG-UI client helpers for scripts/ros-example.ts, and the smoke turn
+ * itself (`runSmoke`) for scripts/verify.ts.
  */
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
@@ -15,8 +16,7 @@ import { errorSummary } from '../lib/core/error-fields.js';
 
 export type AguiEvent = Record<string, unknown> & { type: string };
 
-export function authHeaders(): Record<string, string> {
-  const token = process.env['IAC_CODE_AGUI_AUTH_TOKEN'];
+export function authHeaders(token = process.env['IAC_CODE_AGUI_AUTH_TOKEN']): Record<string, string> {
   return token ? { authorization: `Bearer ${token}` } : {};
 }
 
@@ -41,10 +41,10 @@ export function runAgentInput(options: TurnOptions): Record<string, unknown> {
   };
 }
 
-export function postRun(baseUrl: string, body: unknown, signal?: AbortSignal): Promise<Response> {
+export function postRun(baseUrl: string, body: unknown, signal?: AbortSignal, token?: string): Promise<Response> {
   return fetch(new URL('/', baseUrl), {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...authHeaders() },
+    headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...authHeaders(token) },
     body: JSON.stringify(body),
     signal,
   });
@@ -89,6 +89,52 @@ function option(args: string[], name: string, fallback: string): string {
   return at >= 0 && args[at + 1] !== undefined ? (args[at + 1] as string) : fallback;
 }
 
+export interface SmokeOptions {
+  /** Bearer token for POST /; default $IAC_CODE_AGUI_AUTH_TOKEN. Never printed. */
+  token?: string;
+  message?: string;
+  cwd?: string;
+}
+
+/**
+ * The smoke turn (docs/protocol.md §1, §4): GET /health must answer `status: ok`, then one normal turn must end
+ * with RUN_FINISHED. Prints each step through `out`; true when both held. Shared by `npm run
+ * smoke` and `npm run verify` (scripts/verify.ts), which runs it against the trigger URL it found.
+ */
+export async function runSmoke(url: string, options: SmokeOptions, out: (line: string) => void): Promise<boolean> {
+  const health = await fetch(new URL('/health', url));
+  const healthBody = await health.text();
+  out(`GET /health -> ${health.status} ${healthBody}`);
+  let healthy = false;
+  try {
+    healthy = health.status === 200 && (JSON.parse(healthBody) as { status?: string }).status === 'ok';
+  } catch {
+    healthy = false;
+  }
+  if (!healthy) {
+    out('smoke: FAILED (/health is not ok)');
+    return false;
+  }
+
+  const body = runAgentInput({
+    threadId: `smoke-${randomUUID()}`,
+    rosInvocationId: `smoke-${randomUUID()}`,
+    message: options.message ?? 'hello from the smoke check',
+    cwd: options.cwd ?? '/workspace/smoke',
+  });
+  const response = await postRun(url, body, undefined, options.token);
+  out(`POST / -> ${response.status} ${response.headers.get('content-type') ?? ''}`);
+  if (!response.headers.get('content-type')?.startsWith('text/event-stream')) {
+    out(await response.text());
+    out('smoke: FAILED (no event stream)');
+    return false;
+  }
+  const events = await readEvents(response, (event) => out(`  ${describeEvent(event)}`));
+  const terminal = events.at(-1);
+  out(terminal?.type === 'RUN_FINISHED' ? 'smoke: ok' : `smoke: FAILED (${terminal ? describeEvent(terminal) : 'no terminal event'})`);
+  return terminal?.type === 'RUN_FINISHED';
+}
+
 async function main(): Promise<number> {
   const args = process.argv.slice(2);
   const url = args.find((arg) => /^https?:\/\//.test(arg));
@@ -96,29 +142,10 @@ async function main(): Promise<number> {
     process.stderr.write('usage: npm run smoke -- <adapter url> [--message TEXT] [--cwd /absolute/path]\n');
     return 2;
   }
-  const out = (line: string) => process.stdout.write(`${line}\n`);
-
-  const health = await fetch(new URL('/health', url));
-  const healthBody = await health.text();
-  out(`GET /health -> ${health.status} ${healthBody}`);
-  if (health.status !== 200 || (JSON.parse(healthBody) as { status?: string }).status !== 'ok') return 1;
-
-  const body = runAgentInput({
-    threadId: `smoke-${randomUUID()}`,
-    rosInvocationId: `smoke-${randomUUID()}`,
-    message: option(args, '--message', 'hello from the smoke check'),
-    cwd: option(args, '--cwd', '/workspace/smoke'),
-  });
-  const response = await postRun(url, body);
-  out(`POST / -> ${response.status} ${response.headers.get('content-type') ?? ''}`);
-  if (!response.headers.get('content-type')?.startsWith('text/event-stream')) {
-    out(await response.text());
-    return 1;
-  }
-  const events = await readEvents(response, (event) => out(`  ${describeEvent(event)}`));
-  const terminal = events.at(-1);
-  out(terminal?.type === 'RUN_FINISHED' ? 'smoke: ok' : `smoke: FAILED (${terminal ? describeEvent(terminal) : 'no terminal event'})`);
-  return terminal?.type === 'RUN_FINISHED' ? 0 : 1;
+  const ok = await runSmoke(url, { message: option(args, '--message', 'hello from the smoke check'), cwd: option(args, '--cwd', '/workspace/smoke') }, (line) =>
+    process.stdout.write(`${line}\n`),
+  );
+  return ok ? 0 : 1;
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

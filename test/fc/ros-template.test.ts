@@ -1,0 +1,271 @@
+/**
+ * The ROS template (docs/ros/iac-code-agui.ros.yaml), checked offline for structure: only resource
+ * types and properties the ROS resource reference documents, every Ref and Fn::GetAtt pointing at
+ * something defined (and at a documented attribute), every parameter used, secrets only as NoEcho
+ * parameters without a default, the state bucket without versioning, the role limited to the
+ * thread prefix — and the function kept in step with s.yaml.
+ *
+ * Documented types, properties and attributes: ROS resource reference pages ALIYUN::FC3::Function,
+ * ALIYUN::FC3::Trigger, ALIYUN::OSS::Bucket, ALIYUN::RAM::Role (and the ROS CDK's generated
+ * classes for them, @alicloud/ros-cdk-fc3 1.11 / -oss 1.12 / -ram 1.12); pseudo parameters: ROS
+ * "Pseudo parameters".
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { type DeclaredFunction, declaredFunction } from '../../scripts/verify/declared.js';
+
+const ROOT = join(import.meta.dirname, '../..');
+
+type Node = Record<string, unknown>;
+
+const DOCUMENTED: Record<string, { required: string[]; properties: string[]; attributes: string[] }> = {
+  'ALIYUN::FC3::Function': {
+    required: ['FunctionName', 'Handler', 'Runtime'],
+    properties: [
+      'FunctionName',
+      'Handler',
+      'Runtime',
+      'Code',
+      'Cpu',
+      'CustomContainerConfig',
+      'CustomDns',
+      'CustomRuntimeConfig',
+      'Description',
+      'DisableOndemand',
+      'DiskSize',
+      'EnvironmentVariables',
+      'GpuConfig',
+      'InstanceConcurrency',
+      'InstanceIsolationMode',
+      'InstanceLifecycleConfig',
+      'InternetAccess',
+      'Layers',
+      'LogConfig',
+      'MemorySize',
+      'NasConfig',
+      'OssMountConfig',
+      'Role',
+      'SessionAffinity',
+      'SessionAffinityConfig',
+      'Tags',
+      'Timeout',
+      'TracingConfig',
+      'VpcConfig',
+    ],
+    attributes: ['ARN', 'FunctionId', 'FunctionName'],
+  },
+  'ALIYUN::FC3::Trigger': {
+    required: ['FunctionName', 'TriggerType', 'TriggerName', 'TriggerConfig'],
+    properties: ['FunctionName', 'TriggerType', 'TriggerName', 'TriggerConfig', 'Description', 'InvocationRole', 'Qualifier', 'SourceArn'],
+    attributes: ['FunctionName', 'TriggerId', 'TriggerName', 'UrlInternet', 'UrlIntranet'],
+  },
+  'ALIYUN::OSS::Bucket': {
+    required: ['BucketName'],
+    properties: [
+      'BucketName',
+      'AccessControl',
+      'BlockPublicAccess',
+      'CORSConfiguration',
+      'DeletionForce',
+      'EnableOssHdfsService',
+      'LifecycleConfiguration',
+      'LoggingConfiguration',
+      'Policy',
+      'RedundancyType',
+      'RefererConfiguration',
+      'ResourceGroupId',
+      'ServerSideEncryptionConfiguration',
+      'StorageClass',
+      'Tags',
+      'VersioningConfiguration',
+      'WebsiteConfigurationV2',
+    ],
+    attributes: ['Arn', 'DomainName', 'InternalDomainName', 'Name'],
+  },
+  'ALIYUN::RAM::Role': {
+    required: ['RoleName', 'AssumeRolePolicyDocument'],
+    properties: ['RoleName', 'AssumeRolePolicyDocument', 'DeletionForce', 'Description', 'IgnoreExisting', 'MaxSessionDuration', 'Policies', 'PolicyAttachments', 'Tags'],
+    attributes: ['Arn', 'RoleId', 'RoleName'],
+  },
+};
+const DOCUMENTED_SUBPROPERTIES: Record<string, string[]> = {
+  Code: ['SourceCode', 'ZipFile', 'Checksum', 'OssObjectName', 'OssBucketName'],
+  CustomRuntimeConfig: ['Args', 'Command', 'Port', 'HealthCheckConfig'],
+  HealthCheckConfig: ['TimeoutSeconds', 'InitialDelaySeconds', 'HttpGetUrl', 'PeriodSeconds', 'FailureThreshold', 'SuccessThreshold'],
+  InstanceLifecycleConfig: ['PreStop', 'Initializer'],
+  PreStop: ['Timeout', 'Handler'],
+  Initializer: ['Timeout', 'Handler'],
+};
+const PSEUDO_PARAMETERS = ['ALIYUN::StackName', 'ALIYUN::StackId', 'ALIYUN::Region', 'ALIYUN::AccountId', 'ALIYUN::TenantId', 'ALIYUN::ResourceGroupId', 'ALIYUN::NoValue'];
+/** The runtime this template targets ahead of s.yaml (issue 11: Node 22 on custom.debian12 via the official layer). */
+const NODE22 = { runtime: 'custom.debian12', command: ['/opt/nodejs22/bin/node'], layer: /^acs:fc:\{region\}:official:layers\/Nodejs22\/versions\/\d+$/ };
+
+let template: Node;
+let resources: Record<string, Node>;
+let parameters: Record<string, Node>;
+let sYaml: DeclaredFunction;
+let sProps: Node;
+
+function ofType(type: string): Array<[string, Node]> {
+  return Object.entries(resources).filter(([, resource]) => resource['Type'] === type);
+}
+
+function propertiesOf(type: string): Node {
+  const found = ofType(type);
+  expect(found, `exactly one ${type}`).toHaveLength(1);
+  return (found[0]?.[1]['Properties'] ?? {}) as Node;
+}
+
+/** Every {Ref: x} and {Fn::GetAtt: [r, a]} anywhere below `value`. */
+function references(value: unknown, found: { refs: string[]; getAtts: Array<[string, string]> } = { refs: [], getAtts: [] }) {
+  if (Array.isArray(value)) for (const item of value) references(item, found);
+  else if (typeof value === 'object' && value !== null) {
+    for (const [key, inner] of Object.entries(value)) {
+      if (key === 'Ref' && typeof inner === 'string') found.refs.push(inner);
+      else if (key === 'Fn::GetAtt' && Array.isArray(inner)) found.getAtts.push([String(inner[0]), String(inner[1])]);
+      else references(inner, found);
+    }
+  }
+  return found;
+}
+
+/** A layer ARN written as Fn::Join over ALIYUN::Region, rendered with `{region}` in its place. */
+function renderJoin(value: unknown): string {
+  const join = (value as Node)['Fn::Join'] as [string, unknown[]] | undefined;
+  if (!join) return String(value);
+  return join[1].map((part) => (typeof part === 'string' ? part : (part as Node)['Ref'] === 'ALIYUN::Region' ? '{region}' : `<${JSON.stringify(part)}>`)).join(join[0]);
+}
+
+beforeAll(async () => {
+  template = parse(await readFile(join(ROOT, 'docs/ros/iac-code-agui.ros.yaml'), 'utf8')) as Node;
+  resources = (template['Resources'] ?? {}) as Record<string, Node>;
+  parameters = (template['Parameters'] ?? {}) as Record<string, Node>;
+  const serverlessYaml = await readFile(join(ROOT, 's.yaml'), 'utf8');
+  sYaml = declaredFunction(serverlessYaml, {}, 'cn-hangzhou');
+  const document = parse(serverlessYaml) as Node;
+  sProps = Object.values(document['resources'] as Record<string, Node>).find((resource) => resource['component'] === 'fc3')?.['props'] as Node;
+});
+
+describe('ROS template docs/ros/iac-code-agui.ros.yaml', () => {
+  it('is a ROS template whose resources are one function, one HTTP trigger, one bucket and one role, of documented types and properties', () => {
+    expect(template['ROSTemplateFormatVersion']).toBe('2015-09-01');
+    expect(
+      Object.values(resources)
+        .map((resource) => resource['Type'])
+        .sort(),
+    ).toEqual(['ALIYUN::FC3::Function', 'ALIYUN::FC3::Trigger', 'ALIYUN::OSS::Bucket', 'ALIYUN::RAM::Role']);
+    for (const [name, resource] of Object.entries(resources)) {
+      const spec = DOCUMENTED[String(resource['Type'])];
+      expect(spec, `${name}: undocumented type ${String(resource['Type'])}`).toBeDefined();
+      const properties = Object.keys((resource['Properties'] ?? {}) as Node);
+      for (const property of properties) expect(spec?.properties, `${name}.${property}`).toContain(property);
+      for (const required of spec?.required ?? []) expect(properties, `${name} lacks ${required}`).toContain(required);
+    }
+    const fn = propertiesOf('ALIYUN::FC3::Function');
+    for (const [property, allowed] of Object.entries(DOCUMENTED_SUBPROPERTIES)) {
+      const node = (fn[property] ??
+        ((fn['CustomRuntimeConfig'] as Node | undefined)?.[property] as Node | undefined) ??
+        ((fn['InstanceLifecycleConfig'] as Node | undefined)?.[property] as Node | undefined)) as Node | undefined;
+      for (const key of Object.keys(node ?? {})) expect(allowed, `Function ${property}.${key}`).toContain(key);
+    }
+  });
+
+  it('defines every Ref and Fn::GetAtt target (with a documented attribute) and uses every parameter', () => {
+    const { refs, getAtts } = references(resources);
+    const outputs = references(template['Outputs']);
+    for (const ref of [...refs, ...outputs.refs]) expect([...Object.keys(parameters), ...Object.keys(resources), ...PSEUDO_PARAMETERS], `Ref ${ref}`).toContain(ref);
+    for (const [resource, attribute] of [...getAtts, ...outputs.getAtts]) {
+      expect(Object.keys(resources), `Fn::GetAtt ${resource}`).toContain(resource);
+      expect(DOCUMENTED[String(resources[resource]?.['Type'])]?.attributes, `Fn::GetAtt ${resource}.${attribute}`).toContain(attribute);
+    }
+    for (const parameter of Object.keys(parameters)) expect(refs, `parameter ${parameter} is never used`).toContain(parameter);
+    expect(outputs.getAtts).toContainEqual(['HttpTrigger', 'UrlInternet']);
+  });
+
+  it('takes secrets only as NoEcho parameters without a default, and commits no secret value', () => {
+    const env = propertiesOf('ALIYUN::FC3::Function')['EnvironmentVariables'] as Node;
+    const secretNames = Object.keys(env).filter((name) => /TOKEN|SECRET|PASSWORD|ACCESS_KEY/.test(name));
+    expect(secretNames.sort()).toEqual(['IAC_CODE_AGUI_A2A_TOKEN', 'IAC_CODE_AGUI_AUTH_TOKEN']);
+    for (const name of secretNames) {
+      const ref = (env[name] as Node | undefined)?.['Ref'];
+      expect(typeof ref, `${name} must come from a parameter`).toBe('string');
+      const parameter = parameters[String(ref)] ?? {};
+      expect(parameter['NoEcho'], `${String(ref)} must be NoEcho`).toBe(true);
+      expect(parameter['Default'] ?? '', `${String(ref)} must have no default`).toBe('');
+    }
+    expect(parameters['AuthToken']?.['Default']).toBeUndefined();
+    for (const [name, parameter] of Object.entries(parameters)) {
+      expect(String(parameter['Default'] ?? ''), `${name} default`).not.toMatch(/^(LTAI|STS\.)|[0-9a-f]{32,}/i);
+    }
+  });
+
+  it('creates the state bucket private and never versioned, and a role that may only touch <prefix>/threads/', () => {
+    const bucket = propertiesOf('ALIYUN::OSS::Bucket');
+    expect(bucket['AccessControl']).toBe('private');
+    expect(bucket).not.toHaveProperty('VersioningConfiguration');
+
+    const role = propertiesOf('ALIYUN::RAM::Role');
+    const trust = (role['AssumeRolePolicyDocument'] as Node)['Statement'] as Node[];
+    expect(trust).toEqual([{ Effect: 'Allow', Action: 'sts:AssumeRole', Principal: { Service: ['fc.aliyuncs.com'] } }]);
+    const statements = (role['Policies'] as Node[]).flatMap((policy) => ((policy['PolicyDocument'] as Node)['Statement'] as Node[]) ?? []);
+    expect(statements.flatMap((statement) => statement['Action'] as string[]).sort()).toEqual(['oss:DeleteObject', 'oss:GetObject', 'oss:ListObjects', 'oss:PutObject']);
+    expect(role['PolicyAttachments']).toBeUndefined();
+    const objectStatement = statements.find((statement) => (statement['Action'] as string[]).includes('oss:GetObject')) as Node;
+    const objectResource = JSON.stringify(objectStatement['Resource']);
+    expect(objectResource).toContain('{"Ref":"StateBucketName"},"/",{"Ref":"StatePrefix"},"/threads/*"');
+    const listStatement = statements.find((statement) => (statement['Action'] as string[]).includes('oss:ListObjects')) as Node;
+    expect(JSON.stringify(listStatement['Condition'])).toContain('"oss:Prefix":[{"Fn::Join":["",[{"Ref":"StatePrefix"},"/threads/*"]]}]');
+  });
+
+  it('runs the function as s.yaml does: port, timeout, sizes, start arguments, environment names, anonymous trigger and its methods', () => {
+    const fn = propertiesOf('ALIYUN::FC3::Function');
+    const runtimeConfig = fn['CustomRuntimeConfig'] as Node;
+    expect(runtimeConfig['Port']).toBe(sYaml.port);
+    expect(fn['Timeout']).toBe(sYaml.timeout);
+    expect(fn['Timeout']).toBeGreaterThan(3);
+    expect(runtimeConfig['Args']).toEqual(sYaml.args);
+    for (const [ros, serverless] of [
+      ['Cpu', 'cpu'],
+      ['MemorySize', 'memorySize'],
+      ['DiskSize', 'diskSize'],
+      ['InstanceConcurrency', 'instanceConcurrency'],
+      ['InternetAccess', 'internetAccess'],
+    ] as const) {
+      expect(fn[ros], ros).toEqual(sProps[serverless]);
+    }
+    expect(Object.keys(fn['EnvironmentVariables'] as Node).sort()).toEqual([...sYaml.requiredEnv, ...sYaml.optionalEnv].sort());
+    expect(Object.keys(resources)).toContain('FunctionRole');
+    expect(fn['Role']).toEqual({ 'Fn::GetAtt': ['FunctionRole', 'Arn'] });
+
+    const trigger = propertiesOf('ALIYUN::FC3::Trigger');
+    expect(trigger['TriggerType']).toBe('http');
+    expect(trigger['FunctionName']).toEqual({ 'Fn::GetAtt': ['Function', 'FunctionName'] });
+    const config = trigger['TriggerConfig'] as Node;
+    expect(config['authType']).toBe(sYaml.trigger?.authType);
+    expect([...(config['methods'] as string[])].sort()).toEqual([...(sYaml.trigger?.methods ?? [])].sort());
+    // Lifecycle hook and health check: present exactly when s.yaml configures them, with its values.
+    const lifecycle = (fn['InstanceLifecycleConfig'] ?? {}) as Node;
+    expect((lifecycle['PreStop'] as Node | undefined)?.['Timeout']).toBe(sYaml.preStop?.timeout);
+    expect(((runtimeConfig['HealthCheckConfig'] ?? {}) as Node)['HttpGetUrl']).toBe(sYaml.healthCheckUrl);
+  });
+
+  it('runs Node.js 22 on custom.debian12 from the official Nodejs22 layer (the runtime s.yaml moves to), the same start command once s.yaml is there', () => {
+    const fn = propertiesOf('ALIYUN::FC3::Function');
+    const command = (fn['CustomRuntimeConfig'] as Node)['Command'];
+    const layers = (fn['Layers'] as unknown[]).map(renderJoin);
+    expect(fn['Runtime']).toBe(NODE22.runtime);
+    expect(command).toEqual(NODE22.command);
+    expect(layers).toHaveLength(1);
+    expect(layers[0]).toMatch(NODE22.layer);
+    if (sYaml.runtime === NODE22.runtime) {
+      // Once s.yaml is on custom.debian12, both start the same binary from the same layer.
+      expect(command).toEqual(sYaml.command);
+      expect(layers).toEqual(sYaml.layers.map((layer) => layer.replace('cn-hangzhou', '{region}')));
+    } else {
+      // Until then s.yaml is on the runtime issue 11 moves away from, and on nothing else.
+      expect(sYaml.runtime).toBe('custom.debian10');
+    }
+  });
+});
