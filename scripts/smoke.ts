@@ -11,12 +11,13 @@
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { authTokenFrom } from '../lib/adapters/config.js';
 
 export type AguiEvent = Record<string, unknown> & { type: string };
 
 export function authHeaders(): Record<string, string> {
-  const token = process.env['IAC_CODE_AGUI_AUTH_TOKEN'];
-  return token ? { authorization: `Bearer ${token}` } : {};
+  const token = authTokenFrom(process.env);
+  return token ? { authorization: `Bearer ${token.reveal()}` } : {};
 }
 
 export interface TurnOptions {
