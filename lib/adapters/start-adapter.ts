@@ -84,12 +84,13 @@ export async function startAdapter<E extends RunningEmulators>(options: LocalSta
   const env = options.env ?? process.env;
   const exit = options.exit ?? ((code: number) => process.exit(code));
   const errorSink = options.errorSink ?? ((line: string) => process.stderr.write(`${line}\n`));
+  // FC_FUNCTION_NAME / FC_INSTANCE_ID: on every line, the line of a configuration error included.
   const fields = instanceLogFields(env);
-  const logger = createLogger(options.logSink, fields);
   let emulators: E | undefined;
   try {
     if (options.platform === 'local') emulators = await options.startEmulators(localEmulatorPlan(env));
     const config = loadConfig(emulators ? envWithEmulators(env, emulators) : env, { platform: options.platform });
+    const logger = createLogger(options.logSink, fields);
     const server = await listen(composeApp(config, logger), logger, config.host, config.port);
     exitOnSignals(server, config.shutdown, logger, { exit, signals: options.signals, afterShutdown: async () => emulators?.close() });
     logger.info('listening', { url: server.url, host: config.host, port: config.port, store: config.store });
