@@ -50,6 +50,7 @@ function recordingEmulators() {
 describe('startAdapter', () => {
   it('locally: starts the emulator the configuration calls for; on SIGTERM drains, cancels the live run, then closes the emulator, then exits 0', async () => {
     const { record, start } = recordingEmulators();
+    const logs: string[] = [];
     const signals = new EventEmitter();
     let exited!: (code: number) => void;
     const exitCode = new Promise<number>((resolve) => (exited = resolve));
@@ -63,7 +64,7 @@ describe('startAdapter', () => {
         IAC_CODE_AGUI_SHUTDOWN_CLEANUP_MS: '15000',
       },
       startEmulators: start,
-      logSink: () => undefined,
+      logSink: (line) => logs.push(line),
       signals,
       exit: exited,
     });
@@ -74,10 +75,11 @@ describe('startAdapter', () => {
     const response = await fetch(`${adapter?.server.url}/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(runBody({ text: 'long' })) });
     const live = new LiveSse(response);
     await live.until((event) => event.type === 'TEXT_MESSAGE_CONTENT');
+    const rest = live.rest();
     signals.emit('SIGTERM', 'SIGTERM');
 
-    expect(await exitCode).toBe(0);
-    expect((await live.rest()).at(-1)).toMatchObject({ type: 'RUN_ERROR', code: 'CANCELLED' });
+    expect(await exitCode, logs.join('\n')).toBe(0);
+    expect((await rest).at(-1)).toMatchObject({ type: 'RUN_ERROR', code: 'CANCELLED' });
     expect(record.cancelsWhenClosed).toBe(1);
     expect(await refused(record.emulator?.url as string)).toBe(true);
     expect(await refused(adapter?.server.url as string)).toBe(true);
