@@ -19,7 +19,6 @@ export { ConfigError } from './config/config-error.js';
 export { instanceLogFields } from './config/function-compute.js';
 export { envWithEmulators, type LocalEmulatorPlan, localEmulatorPlan, type StartedEmulators } from './config/local-emulators.js';
 export type { OssSettings } from './config/oss-settings.js';
-export { checkServiceUrl, isLoopbackHost, type ServiceUrlRule } from './config/url-policy.js';
 export type { Env } from './config/values.js';
 
 export interface Config {

@@ -5,7 +5,7 @@
 import { type Env, positiveInteger, setting } from './values.js';
 
 /** The port s.yaml declares in customRuntimeConfig.port. */
-export const FC_DEFAULT_PORT = 9000;
+const FC_DEFAULT_PORT = 9000;
 
 /**
  * FC sets FC_SERVER_PORT for a custom runtime; FC 3.0's environment-variable reference documents
