@@ -12,11 +12,12 @@
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { authTokenFrom } from '../lib/adapters/config.js';
 import { errorSummary } from '../lib/core/error-fields.js';
 
 export type AguiEvent = Record<string, unknown> & { type: string };
 
-export function authHeaders(token = process.env['IAC_CODE_AGUI_AUTH_TOKEN']): Record<string, string> {
+export function authHeaders(token = authTokenFrom(process.env)?.reveal()): Record<string, string> {
   return token ? { authorization: `Bearer ${token}` } : {};
 }
 

@@ -1,28 +1,22 @@
-/** Wires configuration, store, kernel and logger into the app (used by the local stack and FC). */
+/** Wires configuration, store, kernel and logger into the app (lib/adapters/start-adapter.ts, for every entry point). */
 
 import type { Logger, ThreadStore } from '../core/ports.js';
 import { type App, createApp } from '../http/app.js';
 import { SdkA2AKernel } from './a2a-kernel/sdk-kernel.js';
-import type { Config } from './config.js';
+import type { Config, EntryConfig } from './config.js';
 import { FileThreadStore } from './file-store/file-store.js';
 import { OssStoreProvider } from './oss-store/index.js';
 import { versions } from './versions.js';
 
-export interface Composition {
-  app: App;
-  /** The store as the environment's configuration gives it (for OSS: the environment's credentials). */
-  store: ThreadStore;
-}
-
 interface StoreWiring {
   storeFor: (request: Request) => ThreadStore;
-  store: ThreadStore;
+  kind: ThreadStore['kind'];
 }
 
-export function composeApp(config: Config, logger: Logger, a2aUrl: string): Composition {
-  const { storeFor, store } = createStores(config);
-  const kernel = new SdkA2AKernel({ url: a2aUrl, token: config.a2aToken });
-  const app = createApp({
+export function composeApp(config: EntryConfig, logger: Logger): App {
+  const { storeFor, kind } = createStores(config);
+  const kernel = new SdkA2AKernel({ url: config.a2aUrl, token: config.a2aToken });
+  return createApp({
     config: {
       authToken: config.authToken,
       allowedRoots: config.allowedRoots,
@@ -32,13 +26,12 @@ export function composeApp(config: Config, logger: Logger, a2aUrl: string): Comp
       leaseRenewMs: config.leaseRenewMs,
     },
     storeFor,
-    storeKind: store.kind,
+    storeKind: kind,
     kernel,
     logger,
     clock: Date.now,
     versions,
   });
-  return { app, store };
 }
 
 /**
@@ -48,8 +41,8 @@ export function composeApp(config: Config, logger: Logger, a2aUrl: string): Comp
 function createStores(config: Config): StoreWiring {
   if (config.store === 'oss' && config.oss) {
     const provider = new OssStoreProvider(config.oss);
-    return { storeFor: (request) => provider.storeFor(request), store: provider.storeFor() };
+    return { storeFor: (request) => provider.storeFor(request), kind: provider.kind };
   }
   const store = new FileThreadStore(config.stateDir);
-  return { storeFor: () => store, store };
+  return { storeFor: () => store, kind: store.kind };
 }

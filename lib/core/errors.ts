@@ -58,7 +58,3 @@ export class AdapterError extends Error {
     this.details = details && details.length > 0 ? details : undefined;
   }
 }
-
-export function isAdapterError(value: unknown): value is AdapterError {
-  return value instanceof AdapterError;
-}

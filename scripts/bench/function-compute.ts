@@ -1,7 +1,7 @@
 /**
  * The Function Compute figures of `npm run bench`:
  * - the size of every function bundle (raw, gzip, source map, the whole code folder s.yaml deploys);
- * - cold start: from spawning the bundle the way FC's custom runtime does (scripts/local-fc.ts) to
+ * - cold start: from spawning the bundle the way FC's custom runtime does (scripts/fc/fc-local-process.ts) to
  *   the first `GET /health` 200, against a bare Node HTTP server spawned the same way (baseline).
  *
  * Timings belong here, never in tests. The kernel is the built-in emulator; /health does not call it.
@@ -16,7 +16,8 @@ import { join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { startA2AEmulator } from '../../lib/emulators/a2a/server.js';
 import { buildFunctions, PROJECT_ROOT } from '../build.js';
-import { localFcRuntime, startFcLocal } from '../local-fc.js';
+import { startFcLocal } from '../fc/fc-local-process.js';
+import { localFcRuntime } from '../fc/render-s-yaml.js';
 import { type Comparison, compare, median } from './measure.js';
 
 async function folderBytes(dir: string): Promise<number> {

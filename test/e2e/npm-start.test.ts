@@ -1,7 +1,9 @@
 /**
  * `npm start` as a user runs it (README): the local stack prints its URL and a curl example and
  * serves a streamed turn — with the built-in emulator, or with the kernel IAC_CODE_AGUI_A2A_URL
- * names. A bad setting stops start-up with one line naming the variable.
+ * names. A bad setting stops start-up with one line naming the variable. SIGTERM drains as in
+ * Function Compute (one start-up path, docs/architecture.md §6): the live run's client is told
+ * RUN_ERROR CANCELLED, the kernel gets CancelTask, and the thread is free after a restart.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';
@@ -10,6 +12,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startA2AEmulator } from '../../lib/emulators/a2a/server.js';
+import { type AdapterProcess, startAdapterProcess } from '../support/adapter-process.js';
+import { runBody, uniqueId } from '../support/fixtures.js';
+import { LiveSse } from '../support/live-sse.js';
 import { readSse } from '../support/sse.js';
 
 const ROOT = join(import.meta.dirname, '../..');
@@ -100,4 +105,76 @@ describe('npm start', () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/^configuration error: IAC_CODE_AGUI_A2A_URL must use https/);
   }, 30_000);
+});
+
+describe('npm start on SIGTERM', () => {
+  /** Short deadlines: the live run is aborted at once, and its clean-up has all the time it needs. */
+  const SHUTDOWN = { IAC_CODE_AGUI_SHUTDOWN_DRAIN_MS: '100', IAC_CODE_AGUI_SHUTDOWN_CLEANUP_MS: '15000' };
+  const running: AdapterProcess[] = [];
+
+  afterEach(async () => {
+    await Promise.all(running.splice(0).map((adapter) => adapter.stop('SIGKILL')));
+  });
+
+  async function adapter(env: Record<string, string>): Promise<AdapterProcess> {
+    const started = await startAdapterProcess(env);
+    running.push(started);
+    return started;
+  }
+
+  function post(url: string, body: unknown): Promise<Response> {
+    return fetch(`${url}/`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'text/event-stream' }, body: JSON.stringify(body) });
+  }
+
+  /** The JSON log line the adapter wrote with this message. */
+  function logLine(output: string[], message: string): Record<string, unknown> | undefined {
+    return output
+      .join('')
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .find((line) => line['message'] === message);
+  }
+
+  it('drains like the FC function: RUN_ERROR CANCELLED, CancelTask, exit 0, and the thread is not busy after a restart', async () => {
+    const kernel = await startA2AEmulator();
+    try {
+      const env = { IAC_CODE_AGUI_STATE_DIR: await mkdtemp(join(tmpdir(), 'agui-start-')), IAC_CODE_AGUI_A2A_URL: kernel.url, ...SHUTDOWN };
+      const first = await adapter(env);
+      const threadId = uniqueId('thread');
+      const live = new LiveSse(await post(first.url, runBody({ threadId, text: 'long' })));
+      await live.until((event) => event.type === 'TEXT_MESSAGE_CONTENT');
+      const taskId = /"taskId":"([^"]+)"/.exec(JSON.stringify(live.events))?.[1];
+      expect(taskId).toBeDefined();
+
+      first.child.kill('SIGTERM');
+
+      expect((await live.rest()).at(-1)).toMatchObject({ type: 'RUN_ERROR', code: 'CANCELLED' });
+      await first.exited;
+      expect(first.child.exitCode).toBe(0);
+      expect(kernel.callsOf('CancelTask').map((call) => (call.params as { id: string }).id)).toContain(taskId);
+      expect(logLine(first.output, 'shut down')).toMatchObject({ drained: false, aborted: 1, abandoned: 0 });
+
+      const second = await adapter(env);
+      const turn = await post(second.url, runBody({ threadId, text: 'hello after the restart' }));
+      expect(turn.status).toBe(200);
+      expect((await readSse(turn)).events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
+    } finally {
+      await kernel.close();
+    }
+  }, 60_000);
+
+  it('with the built-in emulator, cancels the live run before closing the emulator, then exits 0', async () => {
+    const first = await adapter({ IAC_CODE_AGUI_STATE_DIR: await mkdtemp(join(tmpdir(), 'agui-start-')), ...SHUTDOWN });
+    const live = new LiveSse(await post(first.url, runBody({ text: 'long' })));
+    await live.until((event) => event.type === 'TEXT_MESSAGE_CONTENT');
+
+    first.child.kill('SIGTERM');
+
+    expect((await live.rest()).at(-1)).toMatchObject({ type: 'RUN_ERROR', code: 'CANCELLED' });
+    await first.exited;
+    expect(first.child.exitCode).toBe(0);
+    // Every clean-up finished: the CancelTask reached the emulator, which closed only afterwards.
+    expect(logLine(first.output, 'shut down')).toMatchObject({ drained: false, aborted: 1, abandoned: 0 });
+  }, 60_000);
 });

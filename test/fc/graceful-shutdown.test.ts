@@ -7,9 +7,9 @@
 import { EventEmitter } from 'node:events';
 import { connect } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ConfigError } from '../../lib/adapters/config.js';
+import { ConfigError, loadConfig } from '../../lib/adapters/config.js';
 import { createLogger } from '../../lib/adapters/logger.js';
-import { exitOnSignals, shutDown, shutdownPolicyFrom } from '../../lib/adapters/node-server/graceful-shutdown.js';
+import { exitOnSignals, RELAYED_REPEAT_MS, shutDown } from '../../lib/adapters/node-server/graceful-shutdown.js';
 import { runBody, uniqueId } from '../support/fixtures.js';
 import { parseSse } from '../support/sse.js';
 import { type Stack, startStack } from '../support/stack.js';
@@ -102,11 +102,11 @@ describe('graceful shutdown', () => {
     expect(parseSse(await run.rest).events.at(-1)).toMatchObject({ type: 'RUN_ERROR', code: 'CANCELLED' });
   });
 
-  it('reads its deadlines from the environment and fails fast on a bad value', () => {
-    expect(shutdownPolicyFrom({})).toEqual({ drainMs: 20_000, cleanupMs: 10_000 });
-    expect(shutdownPolicyFrom({ IAC_CODE_AGUI_SHUTDOWN_DRAIN_MS: '0', IAC_CODE_AGUI_SHUTDOWN_CLEANUP_MS: '2500' })).toEqual({ drainMs: 0, cleanupMs: 2500 });
-    expect(() => shutdownPolicyFrom({ IAC_CODE_AGUI_SHUTDOWN_DRAIN_MS: 'soon' })).toThrow(ConfigError);
-    expect(() => shutdownPolicyFrom({ IAC_CODE_AGUI_SHUTDOWN_CLEANUP_MS: '-1' })).toThrow(/IAC_CODE_AGUI_SHUTDOWN_CLEANUP_MS/);
+  it('reads its deadlines from the environment (through the configuration) and fails fast on a bad value', () => {
+    expect(loadConfig({}).shutdown).toEqual({ drainMs: 20_000, cleanupMs: 10_000 });
+    expect(loadConfig({ IAC_CODE_AGUI_SHUTDOWN_DRAIN_MS: '0', IAC_CODE_AGUI_SHUTDOWN_CLEANUP_MS: '2500' }).shutdown).toEqual({ drainMs: 0, cleanupMs: 2500 });
+    expect(() => loadConfig({ IAC_CODE_AGUI_SHUTDOWN_DRAIN_MS: 'soon' })).toThrow(ConfigError);
+    expect(() => loadConfig({ IAC_CODE_AGUI_SHUTDOWN_CLEANUP_MS: '-1' })).toThrow(/IAC_CODE_AGUI_SHUTDOWN_CLEANUP_MS/);
   });
 
   it('exits 0 once a shutdown on SIGTERM cleaned everything up', async () => {
@@ -144,6 +144,57 @@ describe('graceful shutdown', () => {
     } finally {
       remove();
     }
+    await run.rest;
+  });
+
+  it('takes the same signal repeated at once for a relay (npm forwards the Ctrl-C its group already got): it still drains, then exits 0', async () => {
+    const run = await startRun('long', uniqueId('thread'), 'TEXT_MESSAGE_CONTENT');
+    const signals = new EventEmitter();
+    const code = await new Promise<number>((resolve) => {
+      exitOnSignals(stack.server, { drainMs: 50, cleanupMs: 10_000 }, logger(), { signals, exit: resolve, now: () => 5_000 });
+      signals.emit('SIGINT', 'SIGINT');
+      signals.emit('SIGINT', 'SIGINT');
+    });
+    expect(code).toBe(0);
+    expect(parseSse(await run.rest).events.at(-1)).toMatchObject({ type: 'RUN_ERROR', code: 'CANCELLED' });
+  });
+
+  it('exits at once with 1 when the same signal comes again later', async () => {
+    const run = await startRun('long', uniqueId('thread'), 'TEXT_MESSAGE_CONTENT');
+    let clock = 5_000;
+    const exits: number[] = [];
+    const signals = new EventEmitter();
+    const remove = exitOnSignals(stack.server, { drainMs: 10_000, cleanupMs: 10_000 }, logger(), { signals, exit: (code) => exits.push(code), now: () => clock });
+    try {
+      signals.emit('SIGINT', 'SIGINT');
+      clock += RELAYED_REPEAT_MS;
+      signals.emit('SIGINT', 'SIGINT');
+      expect(exits).toEqual([1]);
+      stack.server.inFlight.abortAll(new Error('test over'));
+      await stack.server.inFlight.idle();
+    } finally {
+      remove();
+    }
+    await run.rest;
+  });
+
+  it('runs afterShutdown (the local stack closes its emulators there) only after the aborted runs cancelled their task, then exits', async () => {
+    const run = await startRun('long', uniqueId('thread'), 'TEXT_MESSAGE_CONTENT');
+    const taskId = /"taskId":"([^"]+)"/.exec(run.seen)?.[1];
+    const seenByAfterShutdown: string[] = [];
+    const signals = new EventEmitter();
+    const code = await new Promise<number>((resolve) => {
+      exitOnSignals(stack.server, { drainMs: 50, cleanupMs: 10_000 }, logger(), {
+        signals,
+        exit: resolve,
+        afterShutdown: async () => {
+          seenByAfterShutdown.push(...stack.emulator.callsOf('CancelTask').map((call) => (call.params as { id: string }).id));
+        },
+      });
+      signals.emit('SIGTERM', 'SIGTERM');
+    });
+    expect(code).toBe(0);
+    expect(seenByAfterShutdown).toContain(taskId);
     await run.rest;
   });
 });

@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BUNDLE_FILE, PROJECT_ROOT } from '../../scripts/build.js';
-import { fcRuntimeOf, renderServerlessYaml, requiredEnvNames } from '../../scripts/local-fc.js';
+import { fcRuntimeOf, renderServerlessYaml, requiredEnvNames } from '../../scripts/fc/render-s-yaml.js';
 
 /** Distinct values, so each rendered field can be traced to the variable it came from. */
 const DEPLOY_ENV = {

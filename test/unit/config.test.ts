@@ -7,7 +7,6 @@ describe('configuration (SPEC §6)', () => {
     expect(config).toMatchObject({
       host: '127.0.0.1',
       port: 8000,
-      inFunctionCompute: false,
       store: 'file',
       stateDir: '/cfg/agui',
       leaseTtlMs: 30_000,
@@ -19,7 +18,18 @@ describe('configuration (SPEC §6)', () => {
   });
 
   it('binds 0.0.0.0 on FC_SERVER_PORT inside Function Compute, winning over IAC_CODE_AGUI_PORT', () => {
-    expect(loadConfig({ FC_SERVER_PORT: '9000', IAC_CODE_AGUI_PORT: '8123' })).toMatchObject({ host: '0.0.0.0', port: 9000, inFunctionCompute: true });
+    expect(loadConfig({ FC_SERVER_PORT: '9000', IAC_CODE_AGUI_PORT: '8123' })).toMatchObject({ host: '0.0.0.0', port: 9000 });
+  });
+
+  it('as the FC entry starts: FC_SERVER_PORT, else FC_CUSTOM_LISTEN_PORT, else 9000, and a kernel URL is required', () => {
+    const kernel = { IAC_CODE_AGUI_A2A_URL: 'https://kernel.example.com' };
+    const fc = (env: Record<string, string>) => loadConfig({ ...kernel, ...env }, { platform: 'function-compute' });
+    expect(fc({ FC_SERVER_PORT: '9100', FC_CUSTOM_LISTEN_PORT: '9200', IAC_CODE_AGUI_PORT: '8123' })).toMatchObject({ host: '0.0.0.0', port: 9100 });
+    expect(fc({ FC_CUSTOM_LISTEN_PORT: '9200' })).toMatchObject({ host: '0.0.0.0', port: 9200 });
+    expect(fc({ IAC_CODE_AGUI_PORT: '8123' })).toMatchObject({ host: '0.0.0.0', port: 9000 });
+    expect(() => fc({ FC_CUSTOM_LISTEN_PORT: 'nine' })).toThrow(/FC_CUSTOM_LISTEN_PORT must be a positive integer/);
+    expect(() => loadConfig({ FC_SERVER_PORT: '9000' }, { platform: 'function-compute' })).toThrow(/IAC_CODE_AGUI_A2A_URL is required in Function Compute/);
+    expect(() => loadConfig({}, { platform: 'local' })).toThrow(ConfigError);
   });
 
   it('requires https for a remote kernel unless explicitly allowed; loopback http is fine', () => {

@@ -14,21 +14,15 @@
  */
 import { errorFields } from '../../core/error-fields.js';
 import type { Logger } from '../../core/ports.js';
-import { ConfigError } from '../config.js';
 import type { RunningServer } from './node-server.js';
 
+/** IAC_CODE_AGUI_SHUTDOWN_DRAIN_MS / _CLEANUP_MS, read by the configuration (lib/adapters/config.ts). */
 export interface ShutdownPolicy {
   /** How long live requests may go on after the signal before they are aborted. */
   drainMs: number;
   /** How long aborted runs get to finish their clean-up (CancelTask, lease release). */
   cleanupMs: number;
 }
-
-/**
- * Defaults sized for FC: a run's disconnect clean-up is one CancelTask and one store write,
- * well under the clean-up deadline; the drain lets short turns finish instead of cancelling them.
- */
-export const DEFAULT_SHUTDOWN_POLICY: ShutdownPolicy = { drainMs: 20_000, cleanupMs: 10_000 };
 
 export interface ShutdownReport {
   /** Every request finished on its own within the drain deadline. */
@@ -37,24 +31,6 @@ export interface ShutdownReport {
   aborted: number;
   /** Requests whose clean-up had not finished at the clean-up deadline. */
   abandoned: number;
-}
-
-type Env = Record<string, string | undefined>;
-
-function milliseconds(env: Env, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0) throw new ConfigError(`${name} must be a non-negative integer, got "${raw}"`);
-  return value;
-}
-
-/** IAC_CODE_AGUI_SHUTDOWN_DRAIN_MS / IAC_CODE_AGUI_SHUTDOWN_CLEANUP_MS, read once at start-up. */
-export function shutdownPolicyFrom(env: Env): ShutdownPolicy {
-  return {
-    drainMs: milliseconds(env, 'IAC_CODE_AGUI_SHUTDOWN_DRAIN_MS', DEFAULT_SHUTDOWN_POLICY.drainMs),
-    cleanupMs: milliseconds(env, 'IAC_CODE_AGUI_SHUTDOWN_CLEANUP_MS', DEFAULT_SHUTDOWN_POLICY.cleanupMs),
-  };
 }
 
 /** True when `work` settled within `ms`. */
@@ -92,32 +68,55 @@ export async function shutDown(server: RunningServer, policy: ShutdownPolicy, lo
 /**
  * Shuts down on SIGTERM or SIGINT, then exits (0 when every clean-up finished). A second signal
  * exits at once: whoever sends it has decided not to wait. Returns a function removing the handlers.
+ *
+ * Except the same signal again within RELAYED_REPEAT_MS: that is the first one relayed, not a
+ * second decision. Ctrl-C reaches the whole process group of `npm start`, and npm forwards it to
+ * its child once more a few milliseconds later (docs/architecture.md §6).
  */
+export const RELAYED_REPEAT_MS = 1_000;
+
 export interface SignalOptions {
   exit?: (code: number) => void;
+  /**
+   * Runs after the shutdown, before the exit: the local stack closes the emulators it started
+   * there, only once the aborted runs' CancelTask calls have reached them (docs/architecture.md §6).
+   */
+  afterShutdown?: () => Promise<void>;
   /** Where the signals come from (tests pass their own emitter). */
   signals?: Pick<NodeJS.EventEmitter, 'on' | 'off'>;
+  /** Milliseconds clock, to tell a relayed repeat from a second signal (tests pass their own). */
+  now?: () => number;
 }
 
 export function exitOnSignals(server: RunningServer, policy: ShutdownPolicy, logger: Logger, options: SignalOptions = {}): () => void {
   const exit = options.exit ?? ((code: number) => process.exit(code));
   const signals = options.signals ?? process;
-  let stopping = false;
+  const now = options.now ?? Date.now;
+  let first: { signal: NodeJS.Signals; at: number } | undefined;
   const onSignal = (signal: NodeJS.Signals): void => {
-    if (stopping) {
+    if (first) {
+      if (signal === first.signal && now() - first.at < RELAYED_REPEAT_MS) {
+        logger.info('signal repeated by a parent process; still shutting down', { signal });
+        return;
+      }
       logger.warn('second signal; exiting without waiting', { signal });
       exit(1);
       return;
     }
-    stopping = true;
+    first = { signal, at: now() };
     logger.info('signal received', { signal });
-    shutDown(server, policy, logger).then(
-      (report) => exit(report.abandoned === 0 ? 0 : 1),
-      (error: unknown) => {
-        logger.error('shutdown failed', { error: errorFields(error) });
-        exit(1);
-      },
-    );
+    shutDown(server, policy, logger)
+      .then(async (report) => {
+        await options.afterShutdown?.();
+        return report;
+      })
+      .then(
+        (report) => exit(report.abandoned === 0 ? 0 : 1),
+        (error: unknown) => {
+          logger.error('shutdown failed', { error: errorFields(error) });
+          exit(1);
+        },
+      );
   };
   signals.on('SIGTERM', onSignal);
   signals.on('SIGINT', onSignal);

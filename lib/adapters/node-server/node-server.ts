@@ -15,17 +15,24 @@ import { errorFields } from '../../core/error-fields.js';
 import type { Logger } from '../../core/ports.js';
 import type { App } from '../../http/app.js';
 
-/** Requests whose response (and, for a run, its clean-up) has not finished yet. */
+/**
+ * Requests whose response (and, for a run, its clean-up) has not finished yet, each with the Web
+ * `Request` the app got. Holding that Request is what keeps aborts working: in Node 20 a
+ * Request's signal follows the signal it was built with only while the Request object is alive
+ * (undici holds the follower weakly), and the app keeps only `request.signal` once the body is
+ * read — a garbage-collected Request would never see its client leave, nor a shutdown's abort
+ * (docs/architecture.md §6).
+ */
 export class InFlightRequests {
-  private readonly live = new Set<AbortController>();
+  private readonly live = new Map<AbortController, Request>();
   private waiters: Array<() => void> = [];
 
   get size(): number {
     return this.live.size;
   }
 
-  track(controller: AbortController, work: Promise<unknown>): void {
-    this.live.add(controller);
+  track(controller: AbortController, request: Request, work: Promise<unknown>): void {
+    this.live.set(controller, request);
     void work.finally(() => {
       this.live.delete(controller);
       if (this.live.size > 0) return;
@@ -38,7 +45,7 @@ export class InFlightRequests {
   /** Aborts every live request's signal (the app then runs its disconnect policy); returns how many. */
   abortAll(reason: Error): number {
     let aborted = 0;
-    for (const controller of this.live) {
+    for (const controller of this.live.keys()) {
       if (controller.signal.aborted) continue;
       controller.abort(reason);
       aborted += 1;
@@ -113,8 +120,9 @@ export function createNodeHandler(app: App, logger: Logger, inFlight = new InFli
     // The shell's own lines carry the FC request id too (the app's lines already do, SPEC §6).
     const requestId = req.headers['x-fc-request-id'];
     const requestLogger = typeof requestId === 'string' ? logger.child({ requestId }) : logger;
+    const request = toRequest(req, controller.signal);
     const work = app
-      .fetch(toRequest(req, controller.signal))
+      .fetch(request)
       .then((response) => writeResponse(response, req, res, isDraining()))
       .catch((error: unknown) => {
         requestLogger.error('response failed', { error: errorFields(error) });
@@ -122,7 +130,7 @@ export function createNodeHandler(app: App, logger: Logger, inFlight = new InFli
           res.writeHead(500, { 'content-type': 'application/json', connection: 'close' }).end('{"error":{"code":"INTERNAL_ERROR","message":"An internal error occurred."}}');
         else res.destroy();
       });
-    inFlight.track(controller, work);
+    inFlight.track(controller, request, work);
   };
 }
 

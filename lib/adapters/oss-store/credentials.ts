@@ -2,8 +2,8 @@
  * OSS credentials (SPEC §6): in Function Compute the function's role credentials arrive on every
  * request as `x-fc-access-key-id`, `x-fc-access-key-secret`, `x-fc-security-token` and rotate, so
  * the current request's wins; otherwise ALIBABA_CLOUD_ACCESS_KEY_ID / _SECRET / _SECURITY_TOKEN,
- * read once at start-up. Every part is held as a Secret (lib/core/secret.ts): it prints redacted
- * and is revealed only to sign OSS requests.
+ * read once at start-up by the configuration (lib/adapters/config/oss-settings.ts). Every part is
+ * held as a Secret (lib/core/secret.ts): it prints redacted and is revealed only to sign OSS requests.
  *
  * Headers a caller forges can only make the adapter talk to the configured bucket with the
  * caller's own credentials: they cannot redirect it elsewhere nor read another request's.
@@ -15,18 +15,6 @@ export interface OssCredentials {
   accessKeyId: Secret;
   accessKeySecret: Secret;
   securityToken: Secret | undefined;
-}
-
-type Env = Record<string, string | undefined>;
-
-/** Throws when only one of id and secret is set (a half-configured credential is a mistake). */
-export function credentialsFromEnv(env: Env): OssCredentials | undefined {
-  const id = env['ALIBABA_CLOUD_ACCESS_KEY_ID'] || undefined;
-  const secret = env['ALIBABA_CLOUD_ACCESS_KEY_SECRET'] || undefined;
-  const token = env['ALIBABA_CLOUD_SECURITY_TOKEN'] || undefined;
-  if (id === undefined && secret === undefined) return undefined;
-  if (id === undefined || secret === undefined) throw new Error('ALIBABA_CLOUD_ACCESS_KEY_ID and ALIBABA_CLOUD_ACCESS_KEY_SECRET must be set together');
-  return { accessKeyId: new Secret(id), accessKeySecret: new Secret(secret), securityToken: token === undefined ? undefined : new Secret(token) };
 }
 
 export function credentialsFromHeaders(headers: Headers): OssCredentials | undefined {

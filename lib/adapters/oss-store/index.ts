@@ -3,7 +3,6 @@
  * The algorithm (create-only revisions, verify after create, pruning) is in docs/state-store.md;
  * the files beside this one are its parts and are private to the driver.
  */
-export { credentialsFromEnv, credentialsFromHeaders, type OssCredentials } from './credentials.js';
-export { type OssEndpoint, type OssEndpointInput, resolveOssEndpoint, standardRegion } from './endpoint.js';
+export { credentialsFromHeaders, type OssCredentials } from './credentials.js';
 export { type OssProviderOptions, OssStoreProvider } from './provider.js';
 export { type OssStoreOptions, OssThreadStore } from './thread-store.js';
