@@ -9,6 +9,7 @@ import { composeApp } from '../lib/adapters/compose.js';
 import { type Config, ConfigError, loadConfig } from '../lib/adapters/config.js';
 import { createLogger } from '../lib/adapters/logger.js';
 import { listen } from '../lib/adapters/node-server/node-server.js';
+import { EMULATOR_CONSOLE_EXAMPLES } from '../lib/emulators/a2a/console-examples.js';
 import { startA2AEmulator } from '../lib/emulators/a2a/server.js';
 import { type OssEmulator, startOssEmulator } from '../lib/emulators/oss/server.js';
 import { demoCurl } from './demo-request.js';
@@ -47,18 +48,28 @@ function describeStore(config: Config, ossEmulator: OssEmulator | undefined): st
   return `oss (bucket ${config.oss.bucket}, prefix ${config.oss.prefix}/, ${where}, ${config.oss.signature.toUpperCase()} signatures)`;
 }
 
+/** The web console, built in memory at start-up (SPEC §7); loaded only when enabled, so esbuild stays out otherwise. */
+async function localConsole(config: Config, withEmulator: boolean, logger: ReturnType<typeof createLogger>) {
+  const { localConsoleRoute } = await import('../lib/console/build/local-console.js');
+  const settings = { authRequired: Boolean(config.authToken), ...(withEmulator ? { examples: EMULATOR_CONSOLE_EXAMPLES } : {}) };
+  return localConsoleRoute(settings, logger).route;
+}
+
 async function main(): Promise<void> {
   const oss = await ossEmulatorFor(process.env);
-  const config = loadConfig(oss.env);
+  // SPEC §6: the web console is on by default under npm start (IAC_CODE_AGUI_CONSOLE=0 turns it off).
+  const config = loadConfig({ IAC_CODE_AGUI_CONSOLE: '1', ...oss.env });
   const logger = createLogger();
   const emulator = config.a2aUrl ? undefined : await startA2AEmulator({ token: config.a2aToken?.reveal() });
-  const { app } = composeApp(config, logger, config.a2aUrl ?? (emulator as { url: string }).url);
+  const consoleRoute = config.console ? await localConsole(config, Boolean(emulator), logger) : undefined;
+  const { app } = composeApp(config, logger, config.a2aUrl ?? (emulator as { url: string }).url, { console: consoleRoute });
   const server = await listen(app, logger, config.host, config.port);
   process.stdout.write(
     [
       '',
       `iac-code AG-UI adapter listening on ${server.url}`,
       `A2A kernel: ${emulator ? `built-in emulator at ${emulator.url}` : 'IAC_CODE_AGUI_A2A_URL'}; thread store: ${describeStore(config, oss.emulator)}`,
+      ...(consoleRoute ? ['', `Web console: ${server.url}/console${config.authToken ? ' (it asks for IAC_CODE_AGUI_AUTH_TOKEN)' : ''}`] : []),
       '',
       'Try a streamed turn (change runId for every request):',
       demoCurl(server.url, { threadId: 'demo-thread', withAuth: Boolean(config.authToken) }),

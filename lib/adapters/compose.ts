@@ -1,7 +1,7 @@
 /** Wires configuration, store, kernel and logger into the app (used by the local stack and FC). */
 
 import type { Logger, ThreadStore } from '../core/ports.js';
-import { type App, createApp } from '../http/app.js';
+import { type App, type AppDeps, createApp } from '../http/app.js';
 import { SdkA2AKernel } from './a2a-kernel/sdk-kernel.js';
 import type { Config } from './config.js';
 import { FileThreadStore } from './file-store/file-store.js';
@@ -19,7 +19,8 @@ interface StoreWiring {
   store: ThreadStore;
 }
 
-export function composeApp(config: Config, logger: Logger, a2aUrl: string): Composition {
+/** `extras.console`: the web console's route, which the start-up path loads only when enabled (SPEC §7). */
+export function composeApp(config: Config, logger: Logger, a2aUrl: string, extras: Pick<AppDeps, 'console'> = {}): Composition {
   const { storeFor, store } = createStores(config);
   const kernel = new SdkA2AKernel({ url: a2aUrl, token: config.a2aToken });
   const app = createApp({
@@ -37,6 +38,7 @@ export function composeApp(config: Config, logger: Logger, a2aUrl: string): Comp
     logger,
     clock: Date.now,
     versions,
+    ...extras,
   });
   return { app, store };
 }

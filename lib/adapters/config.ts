@@ -50,6 +50,8 @@ export interface Config {
   leaseRenewMs: number;
   heartbeatMs: number;
   defaultLanguage: Language;
+  /** IAC_CODE_AGUI_CONSOLE=1 serves the web console at /console (SPEC §2, §7). */
+  console: boolean;
 }
 
 type Env = Record<string, string | undefined>;
@@ -89,6 +91,13 @@ export function checkKernelUrl(raw: string, allowInsecure: boolean): string {
     throw new ConfigError('IAC_CODE_AGUI_A2A_URL must use https for a non-loopback kernel (set IAC_CODE_AGUI_A2A_ALLOW_INSECURE=1 to allow http)');
   }
   return url.toString();
+}
+
+/** `1` on, `0` or unset off; anything else is a mistake worth stopping for. */
+function flag(name: string, value: string | undefined): boolean {
+  if (value === undefined || value === '' || value === '0') return false;
+  if (value === '1') return true;
+  throw new ConfigError(`${name} must be "1" or "0", got "${value}"`);
 }
 
 function defaultLanguageFrom(env: Env): Language {
@@ -162,5 +171,6 @@ export function loadConfig(env: Env = process.env): Config {
     leaseRenewMs,
     heartbeatMs: check(positiveInt('IAC_CODE_AGUI_HEARTBEAT_MS', 15_000), env['IAC_CODE_AGUI_HEARTBEAT_MS']),
     defaultLanguage: defaultLanguageFrom(env),
+    console: flag('IAC_CODE_AGUI_CONSOLE', env['IAC_CODE_AGUI_CONSOLE']),
   };
 }
