@@ -70,7 +70,6 @@ export class ToolCards {
     if (!card) return;
     card.result.replaceChildren(el('h5', { text: 'Result' }), el('pre', { text: prettyJson(content) }));
     card.result.hidden = false;
-    card.progress.hidden = true;
     this.setState(card, 'done');
   }
 
