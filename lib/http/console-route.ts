@@ -11,7 +11,7 @@
 
 /** One built file, served as is. */
 export interface ConsoleAsset {
-  body: Uint8Array;
+  body: Uint8Array<ArrayBuffer>;
   contentType: string;
 }
 

@@ -5,8 +5,8 @@
  * is reported as unreachable.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Browser, launchBrowser, runEnd, sendMessage } from '../support/browser.js';
 import { type Stack, startStack } from '../support/stack.js';
+import { type Browser, launchBrowser, runEnd, sendMessage } from './browser-support.js';
 
 const TOKEN = 'console-front-door-7d1c2b';
 

@@ -7,8 +7,8 @@
  * interrupt's panel, which stays usable.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Browser, launchBrowser, newThread, openConsole, runEnd, sendMessage } from '../support/browser.js';
 import { type Stack, startStack } from '../support/stack.js';
+import { type Browser, launchBrowser, newThread, openConsole, runEnd, sendMessage } from './browser-support.js';
 
 let stack: Stack;
 let browser: Browser;

@@ -7,9 +7,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EMULATOR_CONSOLE_EXAMPLES } from '../../lib/emulators/a2a/console-examples.js';
-import { type Browser, launchBrowser, newThread, openConsole, runEnd, sendMessage } from '../support/browser.js';
 import { PNG_1x1 } from '../support/fixtures.js';
 import { type Stack, startStack } from '../support/stack.js';
+import { type Browser, launchBrowser, newThread, openConsole, runEnd, sendMessage } from './browser-support.js';
 
 let stack: Stack;
 let browser: Browser;

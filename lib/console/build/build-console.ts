@@ -45,7 +45,7 @@ export async function buildConsole(): Promise<BuiltConsole> {
   let stylesheet = '';
   for (const file of result.outputFiles) {
     const name = basename(file.path);
-    assets.set(name, { body: file.contents, contentType: contentTypeOf(name) });
+    assets.set(name, { body: new Uint8Array(file.contents), contentType: contentTypeOf(name) });
     if (name.endsWith('.js')) script = name;
     if (name.endsWith('.css')) stylesheet = name;
   }
