@@ -37,6 +37,10 @@ export class ConsoleApp {
     this.status = el('p', { class: 'status', role: 'status', 'aria-live': 'polite' });
     this.threadList = new ThreadList((threadId) => this.open(threadId));
     const newThreadForm = new ThreadForm('Start thread', (choice) => {
+      if (this.conversation.busy) {
+        this.say('A run is still going on: wait for it or cancel it before starting a new thread.');
+        return;
+      }
       newDetails.open = false;
       this.switchTo(newThreadSettings(choice));
       this.say('New thread started.');
