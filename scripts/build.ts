@@ -18,6 +18,8 @@ import { mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type BuildOptions, build, type Metafile } from 'esbuild';
+import { type BuiltConsole, buildConsole } from '../lib/console/build/build-console.js';
+import { writeConsoleAssets } from '../lib/console/build/console-files.js';
 import { errorSummary } from '../lib/core/error-fields.js';
 
 export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -54,6 +56,8 @@ export interface BuiltFunction {
   bundleBytes: number;
   sourceMapBytes: number;
   metafile: Metafile;
+  /** The web console written into <codeDir>/console (served only when IAC_CODE_AGUI_CONSOLE=1). */
+  console: BuiltConsole['sizes'];
 }
 
 /** Function names: the folders of functions/ that have an index.ts. */
@@ -69,6 +73,8 @@ export async function buildFunctions(options: { root?: string; outDir?: string }
   const root = options.root ?? PROJECT_ROOT;
   const outDir = options.outDir ?? join(root, 'dist');
   const built: BuiltFunction[] = [];
+  // One console build for every function: the FC entry reads it from its code folder when enabled (SPEC §7).
+  const webConsole = await buildConsole();
   for (const name of await listFunctions(root)) {
     const codeDir = join(outDir, name);
     // A stale file left in the code folder would be deployed with it.
@@ -78,7 +84,16 @@ export async function buildFunctions(options: { root?: string; outDir?: string }
     const result = await build({ ...bundleOptions(), absWorkingDir: root, entryPoints: [join(root, 'functions', name, 'index.ts')], outfile: bundle });
     const metafile = result.metafile as Metafile;
     await writeFile(join(outDir, `${name}.meta.json`), JSON.stringify(metafile));
-    built.push({ name, codeDir, bundle, bundleBytes: (await stat(bundle)).size, sourceMapBytes: (await stat(`${bundle}.map`)).size, metafile });
+    await writeConsoleAssets(join(codeDir, 'console'), webConsole);
+    built.push({
+      name,
+      codeDir,
+      bundle,
+      bundleBytes: (await stat(bundle)).size,
+      sourceMapBytes: (await stat(`${bundle}.map`)).size,
+      metafile,
+      console: webConsole.sizes,
+    });
   }
   return built;
 }
@@ -89,6 +104,9 @@ async function main(): Promise<void> {
     const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
     process.stdout.write(
       `${relative(PROJECT_ROOT, fn.bundle)}  ${kib(fn.bundleBytes)}  (source map ${kib(fn.sourceMapBytes)}, ${Object.keys(fn.metafile.inputs).length} inputs)\n`,
+    );
+    process.stdout.write(
+      `${relative(PROJECT_ROOT, join(fn.codeDir, 'console'))}/  script ${kib(fn.console.scriptBytes)} (gzip ${kib(fn.console.scriptGzipBytes)}), stylesheet ${kib(fn.console.stylesheetBytes)} (gzip ${kib(fn.console.stylesheetGzipBytes)})\n`,
     );
   }
 }

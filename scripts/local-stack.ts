@@ -8,6 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Env, LocalEmulatorPlan } from '../lib/adapters/config.js';
 import { type RunningAdapter, type RunningEmulators, startAdapter } from '../lib/adapters/start-adapter.js';
+import { EMULATOR_CONSOLE_EXAMPLES } from '../lib/emulators/a2a/console-examples.js';
 import { type A2AEmulator, startA2AEmulator } from '../lib/emulators/a2a/server.js';
 import { type OssEmulator, startOssEmulator } from '../lib/emulators/oss/server.js';
 import { demoCurl } from './demo-request.js';
@@ -54,6 +55,7 @@ function banner({ config, server, emulators }: RunningAdapter<LocalEmulators>): 
     '',
     `iac-code AG-UI adapter listening on ${server.url}`,
     `A2A kernel: ${kernel}; thread store: ${store}`,
+    ...(config.console ? ['', `Web console: ${server.url}/console${config.authToken ? ' (it asks for IAC_CODE_AGUI_AUTH_TOKEN)' : ''}`] : []),
     '',
     'Try a streamed turn (change runId for every request):',
     demoCurl(server.url, { threadId: 'demo-thread', withAuth: Boolean(config.authToken) }),
@@ -64,8 +66,16 @@ function banner({ config, server, emulators }: RunningAdapter<LocalEmulators>): 
 export async function startLocalStack(env: Env): Promise<void> {
   await startAdapter({
     platform: 'local',
-    env,
+    // The web console is on by default under npm start (IAC_CODE_AGUI_CONSOLE=0 turns it off).
+    env: { IAC_CODE_AGUI_CONSOLE: '1', ...env },
     startEmulators: startLocalEmulators,
+    // Built in memory with esbuild; imported only when the console is on. The emulator's example
+    // prompts are offered only when the built-in emulator is the kernel.
+    loadConsole: async (config, logger) => {
+      const { localConsoleRoute } = await import('../lib/console/build/local-console.js');
+      const withEmulator = !env['IAC_CODE_AGUI_A2A_URL'];
+      return localConsoleRoute({ authRequired: Boolean(config.authToken), ...(withEmulator ? { examples: EMULATOR_CONSOLE_EXAMPLES } : {}) }, logger).route;
+    },
     onListening: (adapter) => process.stdout.write(banner(adapter)),
   });
 }

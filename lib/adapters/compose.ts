@@ -1,7 +1,7 @@
 /** Wires configuration, store, kernel and logger into the app (lib/adapters/start-adapter.ts, for every entry point). */
 
 import type { Logger, ThreadStore } from '../core/ports.js';
-import { type App, createApp } from '../http/app.js';
+import { type App, type AppDeps, createApp } from '../http/app.js';
 import { SdkA2AKernel } from './a2a-kernel/sdk-kernel.js';
 import type { Config, EntryConfig } from './config.js';
 import { FileThreadStore } from './file-store/file-store.js';
@@ -13,7 +13,8 @@ interface StoreWiring {
   kind: ThreadStore['kind'];
 }
 
-export function composeApp(config: EntryConfig, logger: Logger): App {
+/** `extras.console`: the web console's route, which the start-up path loads only when enabled (docs/architecture.md §6). */
+export function composeApp(config: EntryConfig, logger: Logger, extras: Pick<AppDeps, 'console'> = {}): App {
   const { storeFor, kind } = createStores(config);
   const kernel = new SdkA2AKernel({ url: config.a2aUrl, token: config.a2aToken });
   return createApp({
@@ -31,6 +32,7 @@ export function composeApp(config: EntryConfig, logger: Logger): App {
     logger,
     clock: Date.now,
     versions,
+    ...extras,
   });
 }
 

@@ -40,6 +40,8 @@ export interface Config {
   defaultLanguage: Language;
   /** IAC_CODE_AGUI_LOG_LEVEL: the least severe level written (docs/architecture.md §5). */
   logLevel: LogLevel;
+  /** IAC_CODE_AGUI_CONSOLE=1 serves the web console at /console (docs/protocol.md §1). */
+  console: boolean;
 }
 
 /** Where an entry point runs (lib/adapters/start-adapter.ts). */
@@ -68,6 +70,13 @@ function logLevelFrom(env: Env): LogLevel {
   const level = (env['IAC_CODE_AGUI_LOG_LEVEL'] || 'info').toLowerCase();
   if (!isLogLevel(level)) throw new ConfigError(`IAC_CODE_AGUI_LOG_LEVEL must be debug, info, warn or error, got "${env['IAC_CODE_AGUI_LOG_LEVEL']}"`);
   return level;
+}
+
+/** `1` on, `0` or unset off; anything else is a mistake worth stopping for. */
+function onOffFlag(name: string, value: string | undefined): boolean {
+  if (value === undefined || value === '' || value === '0') return false;
+  if (value === '1') return true;
+  throw new ConfigError(`${name} must be "1" or "0", got "${value}"`);
 }
 
 function defaultLanguageFrom(env: Env): Language {
@@ -126,5 +135,6 @@ export function loadConfig(env: Env = process.env, options: { platform?: Platfor
     },
     defaultLanguage: defaultLanguageFrom(env),
     logLevel: logLevelFrom(env),
+    console: onOffFlag('IAC_CODE_AGUI_CONSOLE', env['IAC_CODE_AGUI_CONSOLE']),
   };
 }

@@ -18,6 +18,7 @@
  */
 import { errorFields } from '../core/error-fields.js';
 import type { Logger } from '../core/ports.js';
+import type { ConsoleRoute } from '../http/console-route.js';
 import { composeApp } from './compose.js';
 import {
   ConfigError,
@@ -51,6 +52,12 @@ interface CommonOptions {
   exit?: (code: number) => void;
   /** Where SIGTERM/SIGINT come from (default: the process; tests pass an emitter). */
   signals?: SignalOptions['signals'];
+  /**
+   * The web console's route, asked for only when IAC_CODE_AGUI_CONSOLE=1: the local stack builds it
+   * in memory, the FC entry reads the copy `npm run build` put beside the bundle. Either way the
+   * console's code is loaded by a dynamic import inside this callback, never at start-up otherwise.
+   */
+  loadConsole?: (config: EntryConfig, logger: Logger) => Promise<ConsoleRoute>;
 }
 
 export interface LocalStartOptions<E extends RunningEmulators> extends CommonOptions {
@@ -92,7 +99,8 @@ export async function startAdapter<E extends RunningEmulators>(options: LocalSta
     if (options.platform === 'local') emulators = await options.startEmulators(localEmulatorPlan(env));
     const config = loadConfig(emulators ? envWithEmulators(env, emulators) : env, { platform: options.platform });
     const logger = createLogger(options.logSink, fields, config.logLevel);
-    const server = await listen(composeApp(config, logger), logger, config.host, config.port);
+    const consoleRoute = config.console ? await options.loadConsole?.(config, logger) : undefined;
+    const server = await listen(composeApp(config, logger, { console: consoleRoute }), logger, config.host, config.port);
     exitOnSignals(server, config.shutdown, logger, { exit, signals: options.signals, afterShutdown: async () => emulators?.close() });
     logger.info('listening', { url: server.url, host: config.host, port: config.port, store: config.store });
     const adapter = { config, server, logger, emulators };

@@ -10,6 +10,8 @@ import { languageFromAcceptLanguage } from '../core/i18n/language.js';
 import type { A2AKernel, Logger, ThreadStore } from '../core/ports.js';
 import type { Secret } from '../core/secret.js';
 import { handleCancel } from './cancel-route.js';
+// Type only: the console's code is loaded by the start-up path only when it is enabled.
+import type { ConsoleRoute } from './console-route.js';
 import { errorResponse, jsonResponse } from './json-response.js';
 import { handleRun } from './run-route.js';
 
@@ -31,6 +33,8 @@ export interface AppDeps {
   logger: Logger;
   clock: () => number;
   versions: { serverVersion: string; protocolPackageVersion: string };
+  /** The web console under /console, when IAC_CODE_AGUI_CONSOLE=1 (SPEC §2, §7); absent = 404 there. */
+  console?: ConsoleRoute;
 }
 
 export interface App {
@@ -51,6 +55,9 @@ export function createApp(deps: AppDeps): App {
       try {
         if (url.pathname === '/health') return await route('GET', () => health(deps));
         if (url.pathname === '/') return await route('POST', () => handleRun(request, deps, logger));
+        const consoleRoute = deps.console;
+        if (consoleRoute && (url.pathname === '/console' || url.pathname.startsWith('/console/')))
+          return await route('GET', async () => (await consoleRoute(url.pathname)) ?? notFound());
         const cancel = CANCEL_PATH.exec(url.pathname);
         if (cancel) {
           const executionId = safeDecode(cancel[1] as string);

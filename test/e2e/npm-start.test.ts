@@ -70,6 +70,11 @@ describe('npm start', () => {
     const sse = await readSse(response);
     expect(sse.events[0]?.type).toBe('RUN_STARTED');
     expect(sse.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
+    // The web console is on by default (SPEC §7), built in memory: no build step, and its URL printed.
+    expect(stack.output()).toContain(`Web console: http://127.0.0.1:${port}/console`);
+    const page = await fetch(`http://127.0.0.1:${port}/console`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toMatch(/<script type="module" src="\/console\/assets\/console-[A-Z0-9]+\.js">/);
   }, 30_000);
 
   it('drives the kernel named by IAC_CODE_AGUI_A2A_URL, with its token', async () => {
@@ -82,8 +87,11 @@ describe('npm start', () => {
         IAC_CODE_AGUI_A2A_URL: kernel.url,
         IAC_CODE_AGUI_A2A_TOKEN: 'kernel-secret',
         IAC_CODE_AGUI_AUTH_TOKEN: 'front-door',
+        IAC_CODE_AGUI_CONSOLE: '0',
       });
       await waitFor(stack.output, 'listening on');
+      expect(stack.output()).not.toContain('Web console');
+      expect((await fetch(`http://127.0.0.1:${port}/console`)).status).toBe(404);
       expect(stack.output()).not.toContain('kernel-secret');
       const response = await fetch(`http://127.0.0.1:${port}/`, {
         method: 'POST',

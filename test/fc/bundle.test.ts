@@ -38,7 +38,7 @@ describe('function bundles', () => {
     const names = await listFunctions();
     expect(names).toContain('agui');
     for (const name of names) {
-      expect((await readdir(join(outDir, name))).sort()).toEqual([BUNDLE_FILE, `${BUNDLE_FILE}.map`]);
+      expect((await readdir(join(outDir, name))).sort()).toEqual(['console', BUNDLE_FILE, `${BUNDLE_FILE}.map`]);
     }
     const code = await readFile(agui.bundle, 'utf8');
     expect(code).toMatch(/\/\/# sourceMappingURL=index\.mjs\.map\s*$/);
@@ -112,6 +112,24 @@ describe('function bundles', () => {
     const output = agui.metafile.outputs[Object.keys(agui.metafile.outputs).find((name) => name.endsWith(BUNDLE_FILE)) as string];
     const needed = (output?.imports ?? []).filter((imported) => imported.external).map((imported) => imported.path.replace(/^node:/, ''));
     expect(needed.filter((path) => !builtinModules.includes(path) && !(OPTIONAL_EXTERNALS as readonly string[]).includes(path))).toEqual([]);
+  });
+
+  it('puts the prebuilt web console beside the bundle, and its browser code and esbuild nowhere in it (SPEC §7)', async () => {
+    expect((await readdir(join(agui.codeDir, 'console'))).sort()).toEqual(['assets', 'index.html']);
+    const assets = await readdir(join(agui.codeDir, 'console', 'assets'));
+    expect(assets.sort()).toEqual([expect.stringMatching(/^console-[A-Z0-9]+\.js$/), expect.stringMatching(/^console-style-[A-Z0-9]+\.css$/)]);
+    const html = await readFile(join(agui.codeDir, 'console', 'index.html'), 'utf8');
+    for (const asset of assets) expect(html).toContain(`/console/assets/${asset}`);
+    expect(agui.console.scriptGzipBytes).toBeLessThan(agui.console.scriptBytes);
+
+    const inputs = Object.keys(agui.metafile.inputs);
+    expect(inputs.filter((input) => input.startsWith('lib/console/app/'))).toEqual([]);
+    expect(inputs.filter((input) => /node_modules\/(esbuild|@esbuild|@ag-ui\/client|playwright-core)\//.test(input))).toEqual([]);
+    expect(inputs).not.toContain('lib/console/build/build-console.ts');
+    // Only the loader of the prebuilt files, behind a dynamic import the entry takes when IAC_CODE_AGUI_CONSOLE=1.
+    expect(inputs).toContain('lib/console/build/prebuilt-console.ts');
+    const code = await readFile(agui.bundle, 'utf8');
+    expect(code).not.toContain('zod-dedupe');
   });
 
   it('bundles ali-oss with the shared options into a file that runs and talks to an OSS endpoint', async () => {

@@ -7,7 +7,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -118,6 +118,36 @@ describe('the bundle started as FC starts it', () => {
     const ofRequest = jsonLines(fn.lines).filter((line) => line['requestId'] === requestId);
     expect(ofRequest.map((line) => line['message'])).toEqual(expect.arrayContaining(['run admitted', 'run ended']));
     expect(jsonLines(fn.lines).filter((line) => line['message'] === 'run admitted' && line['requestId'] !== requestId)).toEqual([]);
+  });
+
+  it('serves no web console unless IAC_CODE_AGUI_CONSOLE=1 (SPEC §6)', async () => {
+    expect((await fetch(`${fn.url}/console`)).status).toBe(404);
+    expect(jsonLines(fn.lines).some((line) => String(line['message']).includes('console'))).toBe(false);
+  });
+
+  it('with IAC_CODE_AGUI_CONSOLE=1 serves the console npm run build put in its code folder', async () => {
+    const withConsole = await startFcLocal({
+      runtime,
+      codeDir: agui.codeDir,
+      port: await freePort(),
+      a2aUrl: emulator.url,
+      a2aToken,
+      authToken,
+      stateDir: join(scratchDir, 'state-console'),
+      env: { IAC_CODE_AGUI_CONSOLE: '1' },
+    });
+    try {
+      const page = await fetch(`${withConsole.url}/console`);
+      expect(page.status).toBe(200);
+      const html = await page.text();
+      expect(html).toBe(await readFile(join(agui.codeDir, 'console', 'index.html'), 'utf8'));
+      const script = /src="(\/console\/assets\/[^"]+)"/.exec(html)?.[1] as string;
+      const asset = await fetch(`${withConsole.url}${script}`);
+      expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+      expect(await (await fetch(`${withConsole.url}/console/config.json`)).json()).toEqual({ schemaVersion: 1, authRequired: true });
+    } finally {
+      await withConsole.stop('SIGKILL');
+    }
   });
 
   it('rejects a run without the bearer token', async () => {

@@ -10,10 +10,12 @@ import { FileThreadStore } from '../../lib/adapters/file-store/file-store.js';
 import { createLogger } from '../../lib/adapters/logger.js';
 import { listen, type RunningServer } from '../../lib/adapters/node-server/node-server.js';
 import { versions } from '../../lib/adapters/versions.js';
+import { type BuiltConsole, buildConsole } from '../../lib/console/build/build-console.js';
 import type { A2AKernel, ThreadStore } from '../../lib/core/ports.js';
 import { secretFrom } from '../../lib/core/secret.js';
 import { type A2AEmulator, type A2AEmulatorOptions, startA2AEmulator } from '../../lib/emulators/a2a/server.js';
 import { type App, type AppConfig, createApp } from '../../lib/http/app.js';
+import { type ConsoleSettings, createConsoleRoute } from '../../lib/http/console-route.js';
 import { MemoryThreadStore } from './memory-store.js';
 import { readSse, type SseRecord } from './sse.js';
 
@@ -32,7 +34,12 @@ export interface StackOptions {
   stateDir?: string;
   /** The store per request (e.g. the OSS provider, bound to each request's credentials); `store` stays the stack's own handle. */
   storeFor?: (request: Request) => ThreadStore;
+  /** Serve the web console at /console, as `npm start` does (authRequired follows the token). */
+  console?: Omit<ConsoleSettings, 'authRequired'>;
 }
+
+/** One console build per test process: the app under test is the same for every stack. */
+let consoleBuild: Promise<BuiltConsole> | undefined;
 
 export interface Stack {
   emulator: A2AEmulator;
@@ -80,6 +87,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     logger,
     clock: Date.now,
     versions,
+    ...(options.console ? { console: createConsoleRoute(() => (consoleBuild ??= buildConsole()), { ...options.console, authRequired: Boolean(authToken) }) } : {}),
   });
   const server = await listen(app, logger, '127.0.0.1', 0);
   const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>

@@ -17,6 +17,14 @@ describe('configuration (SPEC §6)', () => {
     expect(loadConfig({ IAC_CODE_AGUI_STATE_DIR: '/state' }).stateDir).toBe('/state');
   });
 
+  it('serves the web console only with IAC_CODE_AGUI_CONSOLE=1 (npm start sets it by default), and refuses another value', () => {
+    expect(loadConfig({}).console).toBe(false);
+    expect(loadConfig({ FC_SERVER_PORT: '9000' }).console).toBe(false);
+    expect(loadConfig({ IAC_CODE_AGUI_CONSOLE: '1' }).console).toBe(true);
+    expect(loadConfig({ IAC_CODE_AGUI_CONSOLE: '0' }).console).toBe(false);
+    expect(() => loadConfig({ IAC_CODE_AGUI_CONSOLE: 'yes' })).toThrow('IAC_CODE_AGUI_CONSOLE must be "1" or "0", got "yes"');
+  });
+
   it('binds 0.0.0.0 on FC_SERVER_PORT inside Function Compute, winning over IAC_CODE_AGUI_PORT', () => {
     expect(loadConfig({ FC_SERVER_PORT: '9000', IAC_CODE_AGUI_PORT: '8123' })).toMatchObject({ host: '0.0.0.0', port: 9000 });
   });

@@ -1,0 +1,111 @@
+/**
+ * The message box (SPEC §7): type and press Enter to send (Shift+Enter for a new line), attach
+ * images with the picker or by dropping them anywhere on the box. Problems (limits, a message
+ * while an answer is owed) are announced in the box's own live region.
+ */
+import type { InputContent } from '@ag-ui/client';
+import { el } from '../dom.js';
+import { Attachments } from './attachments.js';
+import { bodyProblem, IMAGE_TYPES } from './image-limits.js';
+
+export interface Outgoing {
+  content: string | InputContent[];
+  text: string;
+  previews: HTMLElement[];
+}
+
+export class Composer {
+  readonly root: HTMLFormElement;
+  readonly input: HTMLTextAreaElement;
+  private readonly attachments: Attachments;
+  private readonly problem: HTMLElement;
+  private readonly send: HTMLButtonElement;
+  private readonly picker: HTMLInputElement;
+
+  constructor(private readonly onSend: (message: Outgoing) => void) {
+    this.problem = el('p', { class: 'composer-problem', id: 'composer-problem', role: 'status', 'aria-live': 'polite' });
+    this.attachments = new Attachments((problem) => this.say(problem));
+    this.input = el('textarea', {
+      id: 'message',
+      rows: '3',
+      placeholder: 'Message iac-code… (Enter sends, Shift+Enter for a new line)',
+      'aria-describedby': 'composer-problem',
+    });
+    this.picker = el('input', { id: 'attach', type: 'file', accept: IMAGE_TYPES.join(','), multiple: true, class: 'visually-hidden' });
+    this.send = el('button', { type: 'submit', class: 'primary', text: 'Send' });
+    this.root = el(
+      'form',
+      { class: 'composer', 'aria-label': 'Message', novalidate: true },
+      el('label', { for: 'message', class: 'visually-hidden', text: 'Message' }),
+      this.input,
+      this.attachments.root,
+      el('div', { class: 'composer-actions' }, el('label', { for: 'attach', class: 'button secondary', text: 'Attach images' }), this.picker, this.send),
+      this.problem,
+    );
+    this.root.addEventListener('submit', (event) => {
+      event.preventDefault();
+      this.submit();
+    });
+    this.input.addEventListener('keydown', (event) => {
+      if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+        event.preventDefault();
+        this.submit();
+      }
+    });
+    this.picker.addEventListener('change', () => {
+      void this.attachments.add(this.picker.files ?? []).then(() => {
+        this.picker.value = '';
+      });
+    });
+    this.root.addEventListener('dragover', (event) => {
+      event.preventDefault();
+      this.root.classList.add('dragging');
+    });
+    this.root.addEventListener('dragleave', () => this.root.classList.remove('dragging'));
+    this.root.addEventListener('drop', (event) => {
+      event.preventDefault();
+      this.root.classList.remove('dragging');
+      void this.attachments.add(event.dataTransfer?.files ?? []);
+    });
+  }
+
+  setEnabled(enabled: boolean, reason?: string): void {
+    this.send.disabled = !enabled;
+    this.input.setAttribute('aria-disabled', String(!enabled));
+    if (reason !== undefined) this.say(reason || undefined);
+  }
+
+  fill(text: string): void {
+    this.input.value = text;
+    this.input.focus();
+  }
+
+  focus(): void {
+    this.input.focus();
+  }
+
+  say(problem: string | undefined): void {
+    this.problem.textContent = problem ?? '';
+  }
+
+  private submit(): void {
+    if (this.send.disabled) return;
+    const text = this.input.value.trim();
+    const images = this.attachments.facts;
+    if (!text && images.length === 0) {
+      this.say('Type a message first.');
+      return;
+    }
+    const tooLarge = bodyProblem(text, images);
+    if (tooLarge) {
+      this.say(tooLarge);
+      return;
+    }
+    const content: string | InputContent[] = images.length === 0 ? text : [...(text ? [{ type: 'text' as const, text }] : []), ...this.attachments.parts()];
+    const outgoing = { content, text, previews: this.attachments.previews() };
+    this.input.value = '';
+    this.attachments.clear();
+    this.say(undefined);
+    this.onSend(outgoing);
+  }
+}

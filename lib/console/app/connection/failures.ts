@@ -1,0 +1,54 @@
+/**
+ * Every way a call to the adapter can fail, in words a person can act on (docs/protocol.md §2):
+ * a 401 (wrong or missing token), an adapter that cannot be reached, an HTTP error answered before
+ * the stream (`{error: {code, message, details}}`, already translated by the adapter), or a
+ * RUN_ERROR in the stream.
+ */
+export interface Failure {
+  kind: 'unauthorized' | 'unreachable' | 'http' | 'run';
+  code: string;
+  message: string;
+  /** INVALID_INPUT names each failing field. */
+  details: Array<{ path: string; message: string }>;
+}
+
+interface ErrorEnvelope {
+  error?: { code?: unknown; message?: unknown; details?: unknown };
+}
+
+function detailsOf(value: unknown): Failure['details'] {
+  if (!Array.isArray(value)) return [];
+  return value
+    .filter((item): item is { path: unknown; message: unknown } => typeof item === 'object' && item !== null)
+    .map((item) => ({ path: String(item.path ?? ''), message: String(item.message ?? '') }));
+}
+
+/** An HTTP answer's status and body (as @ag-ui/client's HttpAgent reports it, or read directly). */
+export function httpFailure(status: number, body: unknown): Failure {
+  const envelope = (typeof body === 'object' && body !== null ? body : {}) as ErrorEnvelope;
+  const code = typeof envelope.error?.code === 'string' ? envelope.error.code : `HTTP_${status}`;
+  const message = typeof envelope.error?.message === 'string' ? envelope.error.message : typeof body === 'string' && body ? body : `The adapter answered HTTP ${status}.`;
+  return { kind: status === 401 ? 'unauthorized' : 'http', code, message, details: detailsOf(envelope.error?.details) };
+}
+
+export function unreachable(): Failure {
+  return {
+    kind: 'unreachable',
+    code: 'UNREACHABLE',
+    message: `The adapter at ${location.origin} cannot be reached. Check that it is running, then try again.`,
+    details: [],
+  };
+}
+
+/** Whatever a run or a fetch threw. HttpAgent attaches `status` and the parsed `payload` to HTTP errors. */
+export function failureOf(error: unknown): Failure {
+  const withStatus = error as { status?: unknown; payload?: unknown } | undefined;
+  if (typeof withStatus?.status === 'number') return httpFailure(withStatus.status, withStatus.payload);
+  // fetch rejects with a TypeError when nothing answers (connection refused, DNS, offline).
+  if (error instanceof TypeError) return unreachable();
+  return { kind: 'unreachable', code: 'CONNECTION_FAILED', message: `The connection to the adapter failed: ${String((error as Error)?.message ?? error)}`, details: [] };
+}
+
+export function runErrorFailure(code: string, message: string): Failure {
+  return { kind: 'run', code, message, details: [] };
+}

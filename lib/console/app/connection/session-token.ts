@@ -1,0 +1,21 @@
+/**
+ * The bearer token the person typed (SPEC §7): kept in this tab's session storage only — never
+ * local storage, never a URL — so it goes away with the tab and no other tab or later visit sees it.
+ */
+const KEY = 'iac-code-console.token';
+
+export function readToken(): string | undefined {
+  return sessionStorage.getItem(KEY) ?? undefined;
+}
+
+export function saveToken(token: string): void {
+  sessionStorage.setItem(KEY, token);
+}
+
+export function forgetToken(): void {
+  sessionStorage.removeItem(KEY);
+}
+
+export function authHeaders(token: string | undefined): Record<string, string> {
+  return token ? { Authorization: `Bearer ${token}` } : {};
+}

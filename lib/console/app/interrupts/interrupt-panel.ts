@@ -1,0 +1,157 @@
+/**
+ * Pending interrupts as forms (docs/protocol.md §5): one card per interrupt with its message, the
+ * facts its metadata gives (tool, target, purpose…), the form generated from its responseSchema,
+ * and a way to cancel it. Every pending interrupt must be answered in one resume, so answers are
+ * collected and sent once the last one is given. A rejected resume (RESUME_PAYLOAD_INVALID and
+ * friends) is shown here, where the answer was given, and the forms stay usable.
+ */
+import type { Interrupt, ResumeEntry } from '@ag-ui/client';
+import type { Failure } from '../connection/failures.js';
+import { el } from '../dom.js';
+import { renderAnswer } from './schema-form.js';
+import { answerModel, humanize, type Json } from './schema-model.js';
+
+/** Descriptive metadata shown above the form, when present. */
+const FACTS = ['toolName', 'target', 'purpose', 'effect', 'safeSummary', 'deploymentSummary', 'operation', 'subPipelineId'];
+/** Fields of an option already shown as its label. */
+const OPTION_NAME_FIELDS = new Set(['id', 'label', 'name', 'title', 'candidate_index']);
+
+type Metadata = Record<string, unknown>;
+
+function primitive(value: unknown): value is string | number | boolean {
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
+}
+
+function standardOptions(metadata: Metadata): Array<{ id: string; title: string }> {
+  const options = metadata['standardOptions'];
+  return Array.isArray(options) ? (options as Array<{ id: string; title: string }>) : [];
+}
+
+/** Titles for option ids (from the adapter's standard options) and prompts for fields (`freeText` → `freeTextPrompt`). */
+function labellerFor(metadata: Metadata): (value: string) => string | undefined {
+  return (value) => {
+    const option = standardOptions(metadata).find((candidate) => candidate.id === value);
+    if (option) return option.title;
+    const prompt = metadata[`${value}Prompt`];
+    return typeof prompt === 'string' && prompt ? prompt : undefined;
+  };
+}
+
+/** A pick's extra lines: the matching raw option's other fields (summary, cost…). */
+function detailsFor(metadata: Metadata): (payload: Record<string, Json>) => string[] {
+  return (payload) => {
+    const chosen = Object.values(payload)[0];
+    const index = standardOptions(metadata).findIndex((option) => option.id === chosen);
+    const raw = Array.isArray(metadata['options']) ? (metadata['options'][index] as unknown) : undefined;
+    if (typeof raw !== 'object' || raw === null) return [];
+    return Object.entries(raw as Record<string, unknown>)
+      .filter(([key, value]) => !OPTION_NAME_FIELDS.has(key) && primitive(value))
+      .map(([key, value]) => `${humanize(key)}: ${value}`);
+  };
+}
+
+export class InterruptPanel {
+  readonly root: HTMLElement;
+  private readonly list: HTMLElement;
+  private readonly status: HTMLElement;
+  private readonly error: HTMLElement;
+  private answers = new Map<string, ResumeEntry>();
+  private interrupts: Interrupt[] = [];
+
+  constructor(private readonly onResume: (entries: ResumeEntry[]) => void) {
+    this.list = el('div', { class: 'interrupt-list' });
+    this.status = el('p', { class: 'interrupt-status', 'aria-live': 'polite' });
+    this.error = el('div', { class: 'interrupt-error', role: 'alert', hidden: true });
+    this.root = el(
+      'section',
+      { class: 'interrupts', 'aria-labelledby': 'interrupts-heading', hidden: true },
+      el('h2', { id: 'interrupts-heading', text: 'Needs your answer' }),
+      this.error,
+      this.list,
+      this.status,
+    );
+  }
+
+  get pending(): readonly Interrupt[] {
+    return this.interrupts;
+  }
+
+  show(interrupts: readonly Interrupt[]): void {
+    this.interrupts = [...interrupts];
+    this.answers = new Map();
+    this.error.hidden = true;
+    this.root.hidden = interrupts.length === 0;
+    this.list.replaceChildren(...interrupts.map((interrupt) => this.card(interrupt)));
+    this.updateStatus();
+    // Focus the first control so the answer is one key press away.
+    this.list.querySelector<HTMLElement>('button, input, select, textarea')?.focus();
+  }
+
+  clear(): void {
+    this.show([]);
+  }
+
+  setBusy(busy: boolean): void {
+    for (const control of this.root.querySelectorAll<HTMLButtonElement | HTMLInputElement>('button, input, select, textarea')) control.disabled = busy;
+    if (busy) this.status.textContent = 'Sending your answer…';
+  }
+
+  /** A resume the adapter refused: the interrupts are still pending, so the answers can be given again. */
+  showFailure(failure: Failure): void {
+    this.setBusy(false);
+    this.answers = new Map();
+    this.error.replaceChildren(el('p', {}, el('strong', { text: failure.message }), ' ', el('code', { class: 'error-code', text: failure.code })));
+    this.error.hidden = false;
+    this.updateStatus();
+  }
+
+  private card(interrupt: Interrupt): HTMLElement {
+    const metadata: Metadata = (interrupt.metadata as Metadata | undefined) ?? {};
+    const facts = FACTS.filter((key) => primitive(metadata[key])).flatMap((key) => [el('dt', { text: humanize(key) }), el('dd', { text: String(metadata[key]) })]);
+    const chosen = el('p', { class: 'chosen', hidden: true });
+    const form = renderAnswer(answerModel(interrupt.responseSchema, labellerFor(metadata)), {
+      details: detailsFor(metadata),
+      answer: (payload, label) => {
+        chosen.textContent = `Your answer: ${label}`;
+        chosen.hidden = false;
+        this.record({ interruptId: interrupt.id, status: 'resolved', payload });
+      },
+    });
+    const cancel = el('button', {
+      type: 'button',
+      class: 'link',
+      text: 'Cancel this request',
+      on: {
+        click: () => {
+          chosen.textContent = 'Your answer: cancelled';
+          chosen.hidden = false;
+          this.record({ interruptId: interrupt.id, status: 'cancelled' });
+        },
+      },
+    });
+    const title = interrupt.reason === 'tool_call' ? 'Permission needed' : 'Input needed';
+    return el(
+      'article',
+      { class: 'interrupt-card', 'data-interrupt-id': interrupt.id, 'data-reason': interrupt.reason, 'aria-label': title },
+      el('h3', { text: title }),
+      el('p', { class: 'interrupt-message', text: interrupt.message ?? '' }),
+      facts.length > 0 ? el('dl', { class: 'facts' }, ...facts) : null,
+      form,
+      chosen,
+      cancel,
+    );
+  }
+
+  private record(entry: ResumeEntry): void {
+    this.answers.set(entry.interruptId, entry);
+    this.updateStatus();
+    if (this.interrupts.every((interrupt) => this.answers.has(interrupt.id))) {
+      this.onResume(this.interrupts.map((interrupt) => this.answers.get(interrupt.id) as ResumeEntry));
+    }
+  }
+
+  private updateStatus(): void {
+    const left = this.interrupts.length - this.answers.size;
+    this.status.textContent = this.interrupts.length > 1 && left > 0 ? `${left} of ${this.interrupts.length} still to answer; all are sent together.` : '';
+  }
+}

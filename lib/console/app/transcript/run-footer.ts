@@ -1,0 +1,75 @@
+/**
+ * The end of a run as people read it (docs/protocol.md §4): its state, token usage, the session
+ * ids on demand, and a RUN_ERROR (or an error before the stream) as a readable message with its
+ * code — the adapter already translated the message.
+ */
+import type { Failure } from '../connection/failures.js';
+import { el } from '../dom.js';
+import { num, str } from './event-fields.js';
+
+const SESSION_FIELDS: Array<[string, string]> = [
+  ['threadId', 'Thread'],
+  ['aguiRunId', 'Run'],
+  ['executionId', 'Execution'],
+  ['rosInvocationId', 'ROS invocation'],
+  ['contextId', 'A2A context'],
+  ['taskId', 'A2A task'],
+  ['sessionId', 'iac-code session'],
+];
+
+export class RunFooter {
+  readonly root: HTMLElement;
+  private readonly state: HTMLElement;
+  private readonly usage: HTMLElement;
+  private readonly session: HTMLElement;
+  private readonly error: HTMLElement;
+
+  constructor() {
+    this.state = el('p', { class: 'run-state', text: 'Starting…' });
+    this.usage = el('p', { class: 'usage', hidden: true });
+    this.session = el('div', { class: 'session', hidden: true });
+    this.error = el('div', { class: 'run-error', role: 'alert', hidden: true });
+    this.root = el('footer', { class: 'run-footer' }, this.state, this.error, this.usage, this.session);
+  }
+
+  setState(text: string, state: string): void {
+    this.state.textContent = text;
+    this.root.dataset['state'] = state;
+  }
+
+  showSession(value: Record<string, unknown>): void {
+    const rows = SESSION_FIELDS.flatMap(([key, label]) => {
+      const text = str(value, key);
+      return text ? [el('dt', { text: label }), el('dd', {}, el('code', { text }))] : [];
+    });
+    this.session.replaceChildren(el('details', {}, el('summary', { text: 'Session ids' }), el('dl', {}, ...rows)));
+    this.session.hidden = false;
+  }
+
+  showUsage(usage: unknown): void {
+    if (!Array.isArray(usage) || usage.length === 0) return;
+    const lines = usage.map((entry: Record<string, unknown>) => {
+      const who = [str(entry, 'model'), str(entry, 'provider') ? `(${str(entry, 'provider')})` : undefined].filter(Boolean).join(' ') || 'model';
+      const counts = [
+        [num(entry, 'inputTokens'), 'in'],
+        [num(entry, 'outputTokens'), 'out'],
+        [num(entry, 'cachedInputTokens'), 'cached'],
+        [num(entry, 'totalTokens'), 'total'],
+      ]
+        .filter(([count]) => count !== undefined)
+        .map(([count, label]) => `${count} ${label}`)
+        .join(' · ');
+      return `${who}: ${counts}`;
+    });
+    this.usage.textContent = `Usage — ${lines.join('; ')}`;
+    this.usage.hidden = false;
+  }
+
+  showFailure(failure: Failure): void {
+    this.error.replaceChildren(
+      el('p', {}, el('strong', { text: failure.message }), ' ', el('code', { class: 'error-code', text: failure.code })),
+      ...(failure.details.length > 0 ? [el('ul', {}, ...failure.details.map((detail) => el('li', {}, el('code', { text: detail.path }), ` ${detail.message}`)))] : []),
+    );
+    this.error.hidden = false;
+  }
+}

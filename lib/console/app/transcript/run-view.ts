@@ -1,0 +1,93 @@
+/**
+ * One run in the transcript (SPEC §7): routes its AG-UI events to the blocks that show them —
+ * streamed text and folded reasoning, tool cards, artifacts, the thread's pipeline tree — and ends
+ * with the footer (state, usage, session ids, error).
+ */
+import { runErrorFailure } from '../connection/failures.js';
+import { el } from '../dom.js';
+import { artifactCard } from './artifacts.js';
+import { CUSTOM_ARTIFACT, CUSTOM_PIPELINE, CUSTOM_SESSION, CUSTOM_TOOL_PROGRESS, type EventRecord, obj, str } from './event-fields.js';
+import type { PipelineTree } from './pipeline-tree.js';
+import { RunFooter } from './run-footer.js';
+import { TextBlocks } from './text-blocks.js';
+import { ToolCards } from './tool-cards.js';
+
+export class RunView {
+  readonly root: HTMLElement;
+  readonly footer = new RunFooter();
+  private readonly stream: HTMLElement;
+  private readonly text: TextBlocks;
+  private readonly tools: ToolCards;
+
+  constructor(
+    label: string,
+    private readonly pipeline: PipelineTree,
+  ) {
+    this.stream = el('div', { class: 'run-stream' });
+    const place = (node: HTMLElement) => this.stream.append(node);
+    this.text = new TextBlocks(place);
+    this.tools = new ToolCards(place);
+    this.root = el('section', { class: 'run', 'aria-label': label }, this.stream, this.footer.root);
+    this.footer.setState('Running…', 'running');
+  }
+
+  apply(event: EventRecord): void {
+    this.pipeline.apply(event);
+    const messageId = str(event, 'messageId') ?? '';
+    switch (event.type) {
+      case 'TEXT_MESSAGE_START':
+        if (!this.pipeline.model.candidateForMessage(messageId)) this.text.startMessage(messageId);
+        return;
+      case 'TEXT_MESSAGE_CONTENT':
+        if (!this.pipeline.appendText(messageId, str(event, 'delta') ?? '')) this.text.appendText(messageId, str(event, 'delta') ?? '');
+        return;
+      case 'TEXT_MESSAGE_END':
+        this.text.endMessage(messageId);
+        return;
+      case 'REASONING_MESSAGE_START':
+        this.text.startReasoning(messageId);
+        return;
+      case 'REASONING_MESSAGE_CONTENT':
+        this.text.appendReasoning(messageId, str(event, 'delta') ?? '');
+        return;
+      case 'REASONING_MESSAGE_END':
+        this.text.endReasoning(messageId);
+        return;
+      case 'TOOL_CALL_START':
+        this.tools.start(str(event, 'toolCallId') ?? '', str(event, 'toolCallName') ?? 'tool');
+        return;
+      case 'TOOL_CALL_ARGS':
+        this.tools.args(str(event, 'toolCallId') ?? '', str(event, 'delta') ?? '');
+        return;
+      case 'TOOL_CALL_END':
+        this.tools.end(str(event, 'toolCallId') ?? '');
+        return;
+      case 'TOOL_CALL_RESULT':
+        this.tools.result(str(event, 'toolCallId') ?? '', str(event, 'content') ?? '');
+        return;
+      case 'CUSTOM':
+        this.custom(str(event, 'name'), obj(event, 'value') ?? {});
+        return;
+      case 'RUN_FINISHED': {
+        const outcome = str(obj(event, 'outcome'), 'type') ?? 'success';
+        this.footer.setState(outcome === 'interrupt' ? 'Waiting for your answer' : 'Finished', outcome === 'interrupt' ? 'interrupt' : 'finished');
+        this.footer.showUsage(event['usage']);
+        return;
+      }
+      case 'RUN_ERROR':
+        this.footer.setState('Failed', 'error');
+        this.footer.showFailure(runErrorFailure(str(event, 'code') ?? 'RUN_ERROR', str(event, 'message') ?? 'The run failed.'));
+        this.footer.showUsage(event['usage']);
+        return;
+      default:
+        return;
+    }
+  }
+
+  private custom(name: string | undefined, value: Record<string, unknown>): void {
+    if (name === CUSTOM_SESSION) this.footer.showSession(value);
+    else if (name === CUSTOM_ARTIFACT) this.stream.append(artifactCard(value));
+    else if (name === CUSTOM_TOOL_PROGRESS) this.tools.progress(value);
+    else if (name !== CUSTOM_PIPELINE) this.stream.append(el('p', { class: 'custom-event', text: `${name ?? 'custom event'}` }));
+  }
+}

@@ -1,0 +1,86 @@
+/**
+ * A real headless Chromium for the console's browser tests (docs/architecture.md §9): Debian's
+ * `chromium` driven by playwright-core, one browser per test file with a fresh profile, its page
+ * reused by the file's tests. Every console message and page error is kept, so a file can assert
+ * the page ran without one — a content-security-policy violation is reported there too.
+ * Screenshots go to test-artifacts/console/ (git-ignored).
+ */
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
+
+export const CHROMIUM = '/usr/bin/chromium';
+const ARTIFACTS = join(import.meta.dirname, '..', '..', 'test-artifacts', 'console');
+
+const ARGS = ['--no-sandbox', '--headless', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+export interface Browser {
+  context: BrowserContext;
+  page: Page;
+  /** "console.error: …" and "pageerror: …" lines, in order. */
+  problems: string[];
+  screenshot(name: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  const profile = await mkdtemp(join(tmpdir(), 'console-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ARGS,
+    viewport: { width: 1280, height: 900 },
+    locale: 'en-US',
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  page.setDefaultTimeout(20_000);
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error' || message.type() === 'warning') problems.push(`console.${message.type()}: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+  await mkdir(ARTIFACTS, { recursive: true });
+  return {
+    context,
+    page,
+    problems,
+    screenshot: async (name) => {
+      await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+    },
+    close: async () => {
+      await context.close();
+      await rm(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Opens the console and waits until its message box is ready. */
+export async function openConsole(page: Page, baseUrl: string): Promise<void> {
+  await page.goto(`${baseUrl}/console`);
+  await page.locator('#message').waitFor();
+}
+
+/** Types a message and presses Enter, as a person sends one. */
+export async function sendMessage(page: Page, text: string): Promise<void> {
+  await page.locator('#message').fill(text);
+  await page.locator('#message').press('Enter');
+}
+
+/** Waits until the newest run's footer leaves "running"; returns its state (finished, interrupt, error). */
+export async function runEnd(page: Page): Promise<string> {
+  await page.waitForFunction(() => {
+    const footers = document.querySelectorAll('.run .run-footer');
+    const state = footers[footers.length - 1]?.getAttribute('data-state');
+    return state !== undefined && state !== null && state !== 'running';
+  });
+  return page.locator('.run .run-footer').last().getAttribute('data-state') as Promise<string>;
+}
+
+/** Starts a new thread from the sidebar form with default settings but this run mode. */
+export async function newThread(page: Page, runMode: 'normal' | 'pipeline' = 'normal'): Promise<void> {
+  await page.getByText('New thread…').click();
+  await page.locator('.new-thread select[name="runMode"]').selectOption(runMode);
+  await page.getByRole('button', { name: 'Start thread' }).click();
+  await page.locator('.topbar .status', { hasText: 'New thread started.' }).waitFor();
+}

@@ -1,0 +1,188 @@
+/**
+ * The web console in a real Chromium against a real stack (adapter + built-in A2A emulator, as
+ * `npm start` runs it): a turn streams into the page, tools and reasoning render, a pipeline's
+ * tree follows its steps and candidates through a permission, a long run is cancelled from its
+ * button, images are attached by picker and by drop within the adapter's limits, the layout
+ * stacks in a narrow window — all under the page's strict CSP without a console error.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EMULATOR_CONSOLE_EXAMPLES } from '../../lib/emulators/a2a/console-examples.js';
+import { PNG_1x1 } from '../support/fixtures.js';
+import { type Stack, startStack } from '../support/stack.js';
+import { type Browser, launchBrowser, newThread, openConsole, runEnd, sendMessage } from './browser-support.js';
+
+let stack: Stack;
+let browser: Browser;
+
+beforeAll(async () => {
+  stack = await startStack({ store: 'file', console: { examples: EMULATOR_CONSOLE_EXAMPLES } });
+  browser = await launchBrowser();
+  await openConsole(browser.page, stack.url);
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await stack?.close();
+});
+
+describe('the web console, run by run', { timeout: 60_000 }, () => {
+  it('opens on a message box of a new thread, and a turn streams into the page', async () => {
+    const { page } = browser;
+    // Ready at once: the message box has the focus, no form comes first.
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('message');
+    // Count how often the assistant's text grows while the run streams.
+    await page.evaluate(() => {
+      const counter = window as unknown as { textUpdates: number };
+      counter.textUpdates = 0;
+      new MutationObserver((records) => {
+        for (const record of records) if ((record.target as Element).closest?.('.message-text') || record.target.parentElement?.closest('.message-text')) counter.textUpdates += 1;
+      }).observe(document.querySelector('.transcript') as Node, { childList: true, subtree: true, characterData: true });
+    });
+
+    await sendMessage(page, 'hello there console');
+
+    expect(await runEnd(page)).toBe('finished');
+    const answer = page.locator('.turn.assistant .message-text').last();
+    expect(await answer.textContent()).toBe('Hello from the iac-code emulator. You said: hello there console');
+    expect(await page.evaluate(() => (window as unknown as { textUpdates: number }).textUpdates)).toBeGreaterThan(3);
+    expect(await page.locator('.turn.user').last().textContent()).toBe('hello there console');
+    expect(await page.locator('.usage').last().textContent()).toContain('1540 total');
+    // The session ids are there on demand, folded.
+    const session = page.locator('.session details').last();
+    expect(await session.getAttribute('open')).toBeNull();
+    await session.locator('summary').click();
+    expect(await session.locator('dd').nth(2).textContent()).toMatch(/^[0-9a-f-]{36}$/);
+    await browser.screenshot('turn-streamed');
+  });
+
+  it('shows each tool call as a card with its arguments, progress and result, and folds reasoning', async () => {
+    const { page } = browser;
+    await sendMessage(page, 'tools please');
+    expect(await runEnd(page)).toBe('finished');
+
+    const read = page.locator('.tool-card[data-tool-call-id="toolu-read-1"]');
+    expect(await read.locator('h4').textContent()).toBe('read_file');
+    expect(JSON.parse((await read.locator('.tool-args').textContent()) ?? '')).toEqual({ limit: 200, path: 'main.tf' });
+    expect(await read.locator('.tool-progress').textContent()).toBe('reading (1/2)');
+    expect(await read.locator('.tool-progress progress').evaluate((bar) => (bar as HTMLProgressElement).value)).toBe(0.5);
+    expect(await read.locator('.tool-result pre').textContent()).toBe('resource "alicloud_vpc" "main" {}');
+    expect(await read.getAttribute('data-state')).toBe('done');
+    const lint = page.locator('.tool-card[data-tool-call-id="toolu-lint-1"]');
+    expect(JSON.parse((await lint.locator('.tool-result pre').textContent()) ?? '')).toEqual({ error: 'lint failed', line: 3 });
+    await browser.screenshot('tools');
+
+    await sendMessage(page, 'thinking please');
+    expect(await runEnd(page)).toBe('finished');
+    const reasoning = page.locator('.reasoning').last();
+    expect(await reasoning.getAttribute('open')).toBeNull();
+    expect(await reasoning.locator('summary').textContent()).toBe('Reasoning');
+    expect(await reasoning.locator('.reasoning-text').textContent()).toBe('The user wants a VPC. A /16 CIDR is a safe default.');
+    expect(await page.locator('.turn.assistant .message-text').last().textContent()).toBe('I will create a VPC with a /16 CIDR block.');
+  });
+
+  it('shows an artifact as a card', async () => {
+    const { page } = browser;
+    await sendMessage(page, 'artifact please');
+    expect(await runEnd(page)).toBe('finished');
+    const artifact = page.locator('.artifact').last();
+    expect(await artifact.locator('h4').textContent()).toBe('Artifact: template.yaml');
+    expect(await artifact.textContent()).toContain('file:///workspace/template.yaml');
+  });
+
+  it('follows a pipeline as a live tree of steps and candidates, through a permission to the end', async () => {
+    const { page } = browser;
+    await newThread(page, 'pipeline');
+    await sendMessage(page, 'pipeline please');
+    expect(await runEnd(page)).toBe('interrupt');
+
+    const tree = page.locator('section.pipeline');
+    const candidate = (id: string) => tree.locator(`.candidate[data-candidate="${id}"]`);
+    expect(await tree.locator('.pipeline-step[data-step="evaluate_candidates"]').getAttribute('data-state')).toBe('paused');
+    expect(await candidate('candidate-0').getAttribute('data-state')).toBe('waiting');
+    expect(await candidate('candidate-0').locator('.candidate-text').textContent()).toBe('Generating template A. Template A drafted.');
+    expect(await candidate('candidate-1').getAttribute('data-state')).toBe('running');
+    expect(await tree.locator('.pipeline-notes').textContent()).toContain('stack progress: vpc-a 50%');
+    await browser.screenshot('pipeline-waiting');
+
+    await page.locator('.interrupt-card').getByRole('button', { name: 'Allow once' }).click();
+    expect(await runEnd(page)).toBe('finished');
+
+    expect(await tree.locator('h2 .badge').textContent()).toBe('completed');
+    expect(await tree.locator('.pipeline-step[data-step="evaluate_candidates"]').getAttribute('data-state')).toBe('completed');
+    expect(await candidate('candidate-0').getAttribute('data-state')).toBe('completed');
+    expect(await candidate('candidate-1').getAttribute('data-state')).toBe('completed');
+    // Work done while the page waited comes back through the adapter's pipeline recovery.
+    expect(await candidate('candidate-1').locator('.candidate-text').textContent()).toBe('Generating template B. Candidate B kept working while A waited.');
+    expect(await page.locator('.turn.assistant .message-text').last().textContent()).toBe('Pipeline finished (allow_once).');
+    await browser.screenshot('pipeline-completed');
+  });
+
+  it('cancels a long run from its button; the stream ends with CANCELLED', async () => {
+    const { page } = browser;
+    await newThread(page);
+    await sendMessage(page, 'long running task');
+    await page.locator('.turn.assistant .message-text', { hasText: 'step 3.' }).waitFor();
+    const cancel = page.getByRole('button', { name: 'Cancel run' });
+    await page.waitForFunction(() => !(document.querySelector('.conversation-header button.danger') as HTMLButtonElement).disabled);
+
+    await cancel.click();
+
+    expect(await runEnd(page)).toBe('error');
+    expect(await page.locator('.run-error .error-code').last().textContent()).toBe('CANCELLED');
+    expect(await page.locator('.topbar .status').textContent()).toBe('Cancelled.');
+    expect(await cancel.isHidden()).toBe(true);
+    expect(stack.emulator.callsOf('CancelTask').length).toBeGreaterThan(0);
+    await browser.screenshot('cancelled');
+  });
+
+  it('attaches images by picker and by drop, refuses what the adapter would refuse, and sends them as image parts', async () => {
+    const { page } = browser;
+    const png = Buffer.from(PNG_1x1, 'base64');
+    await page.locator('#attach').setInputFiles({ name: 'dot.png', mimeType: 'image/png', buffer: png });
+    await page.locator('.attachments li', { hasText: 'dot.png' }).waitFor();
+
+    // Too large (over 8 MiB) and the wrong type: refused before sending, with the reason.
+    const big = Buffer.concat([png, Buffer.alloc(8 * 1024 * 1024)]);
+    await page.locator('#attach').setInputFiles({ name: 'huge.png', mimeType: 'image/png', buffer: big });
+    await page.locator('.composer-problem', { hasText: 'huge.png is 8.0 MiB; an image may be at most 8.0 MiB.' }).waitFor();
+    await page.locator('#attach').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hi') });
+    await page.locator('.composer-problem', { hasText: 'notes.txt: only PNG, JPEG, GIF and WebP images can be attached.' }).waitFor();
+
+    // Dropped onto the message box.
+    const dropped = await page.evaluateHandle((base64) => {
+      const transfer = new DataTransfer();
+      const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+      transfer.items.add(new File([bytes], 'dropped.png', { type: 'image/png' }));
+      return transfer;
+    }, PNG_1x1);
+    await page.dispatchEvent('form.composer', 'drop', { dataTransfer: dropped });
+    await page.locator('.attachments li', { hasText: 'dropped.png' }).waitFor();
+    expect(await page.locator('.attachments li').count()).toBe(2);
+
+    const callsBefore = stack.emulator.callsOf('SendStreamingMessage').length;
+    await sendMessage(page, 'hello with two images');
+    expect(await runEnd(page)).toBe('finished');
+
+    expect(await page.locator('.turn.user').last().locator('img.thumb').count()).toBe(2);
+    expect(await page.locator('.attachments li').count()).toBe(0);
+    const sent = stack.emulator.callsOf('SendStreamingMessage')[callsBefore]?.params as { message: { parts: Array<Record<string, unknown>> } };
+    const images = sent.message.parts.filter((part) => part['mediaType'] === 'image/png');
+    expect(images.map((part) => (part['data'] as { filename: string }).filename)).toEqual(['dot.png', 'dropped.png']);
+  });
+
+  it('stacks the threads above the conversation in a narrow window', async () => {
+    const { page } = browser;
+    await page.setViewportSize({ width: 420, height: 900 });
+    const nav = await page.locator('nav.sidebar').boundingBox();
+    const main = await page.locator('main.conversation').boundingBox();
+    expect(nav && main && nav.y + nav.height <= main.y + 1).toBe(true);
+    expect(main && main.width <= 420).toBe(true);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(420);
+    await browser.screenshot('narrow');
+    await page.setViewportSize({ width: 1280, height: 900 });
+  });
+
+  it('ran without a console error or a content-security-policy violation', () => {
+    expect(browser.problems).toEqual([]);
+  });
+});
