@@ -5,6 +5,7 @@ import { type App, createApp } from '../http/app.js';
 import { SdkA2AKernel } from './a2a-kernel/sdk-kernel.js';
 import type { Config } from './config.js';
 import { FileThreadStore } from './file-store/file-store.js';
+import { SharpImageCodec } from './image/sharp-codec.js';
 import { OssStoreProvider } from './oss-store/index.js';
 import { versions } from './versions.js';
 
@@ -34,6 +35,7 @@ export function composeApp(config: Config, logger: Logger, a2aUrl: string): Comp
     storeFor,
     storeKind: store.kind,
     kernel,
+    images: new SharpImageCodec(),
     logger,
     clock: Date.now,
     versions,
