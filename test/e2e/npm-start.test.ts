@@ -1,7 +1,7 @@
 /**
  * `npm start` as a user runs it (README): the local stack prints its URL and a curl example and
- * serves a streamed turn — with the built-in emulator, or with the kernel IAC_CODE_AGUI_A2A_URL
- * names. A bad setting stops start-up with one line naming the variable.
+ * serves a streamed turn — with the built-in emulator (also one with a 6 MiB image), or with the
+ * kernel IAC_CODE_AGUI_A2A_URL names. A bad setting stops start-up with one line naming the variable.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';
@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startA2AEmulator } from '../../lib/emulators/a2a/server.js';
+import { imagePart, photoLikePng } from '../support/images.js';
 import { readSse } from '../support/sse.js';
 
 const ROOT = join(import.meta.dirname, '../..');
@@ -66,6 +67,26 @@ describe('npm start', () => {
     expect(sse.events[0]?.type).toBe('RUN_STARTED');
     expect(sse.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
   }, 30_000);
+
+  it('serves a turn with a 6 MiB photo-like PNG: downsampled, since the built-in emulator refuses data parts over 5 MiB', async () => {
+    const port = await freePort();
+    const stack = await start({ IAC_CODE_AGUI_PORT: String(port), IAC_CODE_AGUI_STATE_DIR: await mkdtemp(join(tmpdir(), 'agui-start-')) });
+    await waitFor(stack.output, 'listening on');
+    const png = photoLikePng(1448, 1448);
+    expect(png.length).toBeGreaterThan(6 * 1024 * 1024);
+    const body = JSON.parse(curlBody(stack.output())) as { messages: Array<{ content: unknown }> };
+    (body.messages[0] as { content: unknown }).content = [{ type: 'text', text: 'what is in this photo' }, imagePart('image/png', png)];
+    const response = await fetch(`http://127.0.0.1:${port}/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+      body: JSON.stringify(body),
+    });
+    expect(response.status).toBe(200);
+    const sse = await readSse(response);
+    expect(sse.events.filter((event) => event.type === 'RUN_ERROR')).toEqual([]);
+    expect(sse.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
+    // A process start under tsx plus an image decoded and re-encoded: more than the others need on a busy machine.
+  }, 60_000);
 
   it('drives the kernel named by IAC_CODE_AGUI_A2A_URL, with its token', async () => {
     const kernel = await startA2AEmulator({ token: 'kernel-secret' });
