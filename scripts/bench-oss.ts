@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { SdkA2AKernel } from '../lib/adapters/a2a-kernel/sdk-kernel.js';
+import { SharpImageCodec } from '../lib/adapters/image/sharp-codec.js';
 import { silentLogger } from '../lib/adapters/logger.js';
 import { listen } from '../lib/adapters/node-server/node-server.js';
 import { OssStoreProvider } from '../lib/adapters/oss-store/index.js';
@@ -35,6 +36,7 @@ const app = createApp({
   storeFor: (request) => provider.storeFor(request),
   storeKind: 'oss',
   kernel: new SdkA2AKernel({ url: kernel.url, token: undefined }),
+  images: new SharpImageCodec(),
   logger: silentLogger,
   clock: Date.now,
   versions,

@@ -11,6 +11,8 @@
  *   inside try/catch with a fallback: they stay external too, absent at run time by design;
  * - an ESM bundle has no `require`, yet bundled CommonJS code requires Node built-ins at run time:
  *   the banner gives the bundle a real `require` made with createRequire.
+ * A native module cannot be bundled: sharp (images, docs/architecture.md §4.6) stays external and is
+ * copied with FC's Linux x64 binaries into dist/<name>/node_modules (build/runtime-packages.ts).
  */
 
 import { existsSync } from 'node:fs';
@@ -21,6 +23,7 @@ import { type BuildOptions, build, type Metafile } from 'esbuild';
 import { type BuiltConsole, buildConsole } from '../lib/console/build/build-console.js';
 import { writeConsoleAssets } from '../lib/console/build/console-files.js';
 import { errorSummary } from '../lib/core/error-fields.js';
+import { type CopiedPackages, copyRuntimePackages, RUNTIME_PACKAGES } from './build/runtime-packages.js';
 
 export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const BUNDLE_FILE = 'index.mjs';
@@ -41,7 +44,7 @@ export function bundleOptions(): BuildOptions {
     // Stack traces map back to lib/ with --enable-source-maps; the sources themselves stay out of the package.
     sourcesContent: false,
     legalComments: 'none',
-    external: [...OPTIONAL_EXTERNALS],
+    external: [...OPTIONAL_EXTERNALS, ...RUNTIME_PACKAGES],
     banner: { js: REQUIRE_BANNER },
     metafile: true,
     logLevel: 'warning',
@@ -58,6 +61,8 @@ export interface BuiltFunction {
   metafile: Metafile;
   /** The web console written into <codeDir>/console (served only when IAC_CODE_AGUI_CONSOLE=1). */
   console: BuiltConsole['sizes'];
+  /** The packages copied into codeDir/node_modules for the bundle to load at run time. */
+  runtimePackages: CopiedPackages;
 }
 
 /** Function names: the folders of functions/ that have an index.ts. */
@@ -85,6 +90,7 @@ export async function buildFunctions(options: { root?: string; outDir?: string }
     const metafile = result.metafile as Metafile;
     await writeFile(join(outDir, `${name}.meta.json`), JSON.stringify(metafile));
     await writeConsoleAssets(join(codeDir, 'console'), webConsole);
+    const runtimePackages = await copyRuntimePackages(root, codeDir);
     built.push({
       name,
       codeDir,
@@ -93,6 +99,7 @@ export async function buildFunctions(options: { root?: string; outDir?: string }
       sourceMapBytes: (await stat(`${bundle}.map`)).size,
       metafile,
       console: webConsole.sizes,
+      runtimePackages,
     });
   }
   return built;
@@ -103,7 +110,8 @@ async function main(): Promise<void> {
   for (const fn of built) {
     const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
     process.stdout.write(
-      `${relative(PROJECT_ROOT, fn.bundle)}  ${kib(fn.bundleBytes)}  (source map ${kib(fn.sourceMapBytes)}, ${Object.keys(fn.metafile.inputs).length} inputs)\n`,
+      `${relative(PROJECT_ROOT, fn.bundle)}  ${kib(fn.bundleBytes)}  (source map ${kib(fn.sourceMapBytes)}, ${Object.keys(fn.metafile.inputs).length} inputs)\n` +
+        `${relative(PROJECT_ROOT, join(fn.codeDir, 'node_modules'))}  ${kib(fn.runtimePackages.bytes)}  (${fn.runtimePackages.names.join(', ')})\n`,
     );
     process.stdout.write(
       `${relative(PROJECT_ROOT, join(fn.codeDir, 'console'))}/  script ${kib(fn.console.scriptBytes)} (gzip ${kib(fn.console.scriptGzipBytes)}), stylesheet ${kib(fn.console.stylesheetBytes)} (gzip ${kib(fn.console.stylesheetGzipBytes)})\n`,

@@ -5,6 +5,7 @@ import { type App, type AppDeps, createApp } from '../http/app.js';
 import { SdkA2AKernel } from './a2a-kernel/sdk-kernel.js';
 import type { Config, EntryConfig } from './config.js';
 import { FileThreadStore } from './file-store/file-store.js';
+import { SharpImageCodec } from './image/sharp-codec.js';
 import { OssStoreProvider } from './oss-store/index.js';
 import { versions } from './versions.js';
 
@@ -29,6 +30,7 @@ export function composeApp(config: EntryConfig, logger: Logger, extras: Pick<App
     storeFor,
     storeKind: kind,
     kernel,
+    images: new SharpImageCodec(),
     logger,
     clock: Date.now,
     versions,

@@ -120,6 +120,44 @@ export class KernelRpcError extends Error {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Images (docs/protocol.md §3.4, docs/architecture.md §4.6): the downsampling rules live in the
+// core (lib/core/protocol/image-downsample.ts); decoding and encoding pixels are a library's.
+
+/** What the core accepts from an image library: the four formats the kernel takes, and TIFF (re-encoded as PNG). */
+export type ImageFormat = 'png' | 'jpeg' | 'gif' | 'webp' | 'tiff';
+
+export interface ImageInfo {
+  format: ImageFormat;
+  /** Of the first frame, as stored (no EXIF orientation applied). */
+  width: number;
+  height: number;
+}
+
+/**
+ * A re-encoding of the first frame, shrunk to fit `fit`×`fit` when given (aspect kept, never
+ * enlarged, Lanczos). PNG is written with maximum compression; JPEG as RGB (alpha dropped) with
+ * optimised Huffman tables and no metadata.
+ */
+export type ImageEncoding = { format: 'png'; fit?: number } | { format: 'jpeg'; quality: number; fit: number };
+
+export interface ImageCodec {
+  /** Reads the header: format and dimensions. ImageDecodeError when the bytes are no image this port takes. */
+  inspect(bytes: Uint8Array): Promise<ImageInfo>;
+  /** Decodes every pixel of the first frame. ImageDecodeError when the image is truncated or corrupt. */
+  verify(bytes: Uint8Array): Promise<void>;
+  /** Decodes and re-encodes. ImageDecodeError when the image cannot be decoded. */
+  encode(bytes: Uint8Array, encoding: ImageEncoding): Promise<Uint8Array>;
+}
+
+/** The bytes are not an image the adapter can decode: the caller's fault, INVALID_INPUT before the stream. */
+export class ImageDecodeError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'ImageDecodeError';
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
 // Logging: structured fields only; secrets never reach a logger (see lib/adapters/logger.ts).
 // An error goes in as `errorFields(error)` (lib/core/error-fields.ts; docs/architecture.md §5).
 

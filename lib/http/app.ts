@@ -7,7 +7,7 @@ import { errorFields } from '../core/error-fields.js';
 import { AdapterError } from '../core/errors.js';
 import type { Language } from '../core/i18n/catalogue.js';
 import { languageFromAcceptLanguage } from '../core/i18n/language.js';
-import type { A2AKernel, Logger, ThreadStore } from '../core/ports.js';
+import type { A2AKernel, ImageCodec, Logger, ThreadStore } from '../core/ports.js';
 import type { Secret } from '../core/secret.js';
 import { handleCancel } from './cancel-route.js';
 // Type only: the console's code is loaded by the start-up path only when it is enabled.
@@ -30,6 +30,8 @@ export interface AppDeps {
   storeFor: (request: Request) => ThreadStore;
   storeKind: ThreadStore['kind'];
   kernel: A2AKernel;
+  /** Decodes and re-encodes images for downsampling (docs/protocol.md §3.4). */
+  images: ImageCodec;
   logger: Logger;
   clock: () => number;
   versions: { serverVersion: string; protocolPackageVersion: string };

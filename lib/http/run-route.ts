@@ -1,13 +1,14 @@
 /**
  * `POST /` (SPEC §2–§4): the checks in the order of contract §D.2 — language, auth, content type,
- * size, JSON, language override, RunAgentInput, admission — each failure answered as HTTP JSON
- * before the stream; then the run streams as SSE.
+ * size, JSON, language override, RunAgentInput, image downsampling, admission — each failure
+ * answered as HTTP JSON before the stream; then the run streams as SSE.
  */
 import { randomUUID } from 'node:crypto';
 import { AdapterError } from '../core/errors.js';
 import { languageFromAcceptLanguage, preferredLanguageOf } from '../core/i18n/language.js';
 import type { Logger } from '../core/ports.js';
 import { parseRunRequest } from '../core/protocol/run-request.js';
+import { downsampleUserImages } from '../core/protocol/user-images.js';
 import { admit } from '../core/run/admit.js';
 import { runAdmitted } from '../core/run/run-lifecycle.js';
 import type { RunDeps } from '../core/run/run-session.js';
@@ -28,7 +29,9 @@ export async function handleRun(request: Request, deps: AppDeps, logger: Logger)
     checkJsonContentType(request);
     const body = await readJsonBody(request, MAX_RUN_BODY_BYTES, 'requestTooLarge');
     language = preferredLanguageOf(body) ?? language;
-    const runRequest = parseRunRequest(body, { allowedRoots: config.allowedRoots });
+    // Images are downsampled before admission: a refused image writes nothing, and the digest
+    // parseRunRequest took stays that of the request as received (docs/protocol.md §3.4, §3.7).
+    const runRequest = await downsampleUserImages(parseRunRequest(body, { allowedRoots: config.allowedRoots }), deps.images);
     const store = storeOf(deps, request);
     const admitted = await admit(store, runRequest, () => ({
       now: deps.clock(),

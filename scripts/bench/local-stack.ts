@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SdkA2AKernel } from '../../lib/adapters/a2a-kernel/sdk-kernel.js';
 import { FileThreadStore } from '../../lib/adapters/file-store/file-store.js';
+import { SharpImageCodec } from '../../lib/adapters/image/sharp-codec.js';
 import { silentLogger } from '../../lib/adapters/logger.js';
 import { listen, type RunningServer } from '../../lib/adapters/node-server/node-server.js';
 import { versions } from '../../lib/adapters/versions.js';
@@ -37,6 +38,7 @@ export async function startBenchStack(store?: ThreadStore): Promise<BenchStack> 
     storeFor: () => threads,
     storeKind: threads.kind,
     kernel,
+    images: new SharpImageCodec(),
     logger: silentLogger,
     clock: Date.now,
     versions,

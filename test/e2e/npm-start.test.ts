@@ -1,6 +1,6 @@
 /**
  * `npm start` as a user runs it (README): the local stack prints its URL and a curl example and
- * serves a streamed turn — with the built-in emulator, or with the kernel IAC_CODE_AGUI_A2A_URL
+ * serves a streamed turn — with the built-in emulator (also one with a 6 MiB image), or with the kernel IAC_CODE_AGUI_A2A_URL
  * names. A bad setting stops start-up with one line naming the variable. SIGTERM drains as in
  * Function Compute (one start-up path, docs/architecture.md §6): the live run's client is told
  * RUN_ERROR CANCELLED, the kernel gets CancelTask, and the thread is free after a restart.
@@ -14,6 +14,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startA2AEmulator } from '../../lib/emulators/a2a/server.js';
 import { type AdapterProcess, startAdapterProcess } from '../support/adapter-process.js';
 import { runBody, uniqueId } from '../support/fixtures.js';
+import { imagePart, photoLikePng } from '../support/images.js';
 import { LiveSse } from '../support/live-sse.js';
 import { readSse } from '../support/sse.js';
 
@@ -76,6 +77,26 @@ describe('npm start', () => {
     expect(page.status).toBe(200);
     expect(await page.text()).toMatch(/<script type="module" src="\/console\/assets\/console-[A-Z0-9]+\.js">/);
   }, 30_000);
+
+  it('serves a turn with a 6 MiB photo-like PNG: downsampled, since the built-in emulator refuses data parts over 5 MiB', async () => {
+    const port = await freePort();
+    const stack = await start({ IAC_CODE_AGUI_PORT: String(port), IAC_CODE_AGUI_STATE_DIR: await mkdtemp(join(tmpdir(), 'agui-start-')) });
+    await waitFor(stack.output, 'listening on');
+    const png = photoLikePng(1448, 1448);
+    expect(png.length).toBeGreaterThan(6 * 1024 * 1024);
+    const body = JSON.parse(curlBody(stack.output())) as { messages: Array<{ content: unknown }> };
+    (body.messages[0] as { content: unknown }).content = [{ type: 'text', text: 'what is in this photo' }, imagePart('image/png', png)];
+    const response = await fetch(`http://127.0.0.1:${port}/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+      body: JSON.stringify(body),
+    });
+    expect(response.status).toBe(200);
+    const sse = await readSse(response);
+    expect(sse.events.filter((event) => event.type === 'RUN_ERROR')).toEqual([]);
+    expect(sse.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
+    // A process start under tsx plus an image decoded and re-encoded: more than the others need on a busy machine.
+  }, 60_000);
 
   it('drives the kernel named by IAC_CODE_AGUI_A2A_URL, with its token', async () => {
     const kernel = await startA2AEmulator({ token: 'kernel-secret' });

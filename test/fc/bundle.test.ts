@@ -15,6 +15,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ErrorFields } from '../../lib/core/error-fields.js';
+import { FC_PLATFORM_PACKAGES, RUNTIME_PACKAGES } from '../../scripts/build/runtime-packages.js';
 import { BUNDLE_FILE, type BuiltFunction, bundleOptions, listFunctions, OPTIONAL_EXTERNALS, PROJECT_ROOT } from '../../scripts/build.js';
 import { runBody } from '../support/fixtures.js';
 import { buildIntoTemp, freePort, jsonLines } from './fc-support.js';
@@ -34,11 +35,11 @@ afterAll(async () => {
 });
 
 describe('function bundles', () => {
-  it('builds one bundle per folder of functions/ into dist/<name>/index.mjs with its source map', async () => {
+  it('builds one bundle per folder of functions/ into dist/<name>/index.mjs with its source map and its run-time packages', async () => {
     const names = await listFunctions();
     expect(names).toContain('agui');
     for (const name of names) {
-      expect((await readdir(join(outDir, name))).sort()).toEqual(['console', BUNDLE_FILE, `${BUNDLE_FILE}.map`]);
+      expect((await readdir(join(outDir, name))).sort()).toEqual(['console', BUNDLE_FILE, `${BUNDLE_FILE}.map`, 'node_modules']);
     }
     const code = await readFile(agui.bundle, 'utf8');
     expect(code).toMatch(/\/\/# sourceMappingURL=index\.mjs\.map\s*$/);
@@ -108,10 +109,32 @@ describe('function bundles', () => {
     expect(inputs.filter((input) => input.startsWith('lib/emulators/'))).toEqual([]);
     expect(inputs.filter((input) => input.startsWith('test/') || input.startsWith('scripts/'))).toEqual([]);
     expect(inputs.filter((input) => /node_modules\/(express|vitest|@vitest|vite|tsx|@serverless-devs)\//.test(input))).toEqual([]);
-    // At run time the bundle needs nothing but Node's built-ins (proxy-agent is only loaded behind a proxy, which the adapter never sets).
+    // At run time the bundle needs nothing but Node's built-ins (proxy-agent is only loaded behind a proxy, which the adapter never sets)
+    // and sharp, imported dynamically on the first image: never at start-up (docs/architecture.md §4.6).
     const output = agui.metafile.outputs[Object.keys(agui.metafile.outputs).find((name) => name.endsWith(BUNDLE_FILE)) as string];
-    const needed = (output?.imports ?? []).filter((imported) => imported.external).map((imported) => imported.path.replace(/^node:/, ''));
-    expect(needed.filter((path) => !builtinModules.includes(path) && !(OPTIONAL_EXTERNALS as readonly string[]).includes(path))).toEqual([]);
+    const external = (output?.imports ?? []).filter((imported) => imported.external);
+    const needed = external.map((imported) => imported.path.replace(/^node:/, ''));
+    expect(needed.filter((path) => !builtinModules.includes(path) && !(OPTIONAL_EXTERNALS as readonly string[]).includes(path))).toEqual([...RUNTIME_PACKAGES]);
+    expect(external.filter((imported) => (RUNTIME_PACKAGES as readonly string[]).includes(imported.path))).toEqual([{ path: 'sharp', kind: 'dynamic-import', external: true }]);
+  });
+
+  it('ships sharp with its dependencies and only the Linux x64 glibc binaries FC runs, loadable from the code folder', async () => {
+    expect(agui.runtimePackages.names.sort()).toEqual(['@img/colour', ...FC_PLATFORM_PACKAGES, 'detect-libc', 'semver', 'sharp'].sort());
+    expect((await readdir(join(agui.codeDir, 'node_modules', '@img'))).sort()).toEqual(['colour', 'sharp-libvips-linux-x64', 'sharp-linux-x64']);
+    // Resolved from the code folder alone, as the bundle resolves it in FC (NODE_PATH and the project's node_modules out of reach).
+    const probe = spawnSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        "const { default: sharp } = await import('sharp'); process.stdout.write(JSON.stringify({ vips: sharp.versions.vips, at: import.meta.resolve('sharp') }));",
+      ],
+      { cwd: agui.codeDir, env: { PATH: process.env['PATH'] }, encoding: 'utf8', timeout: 15_000 },
+    );
+    expect(probe.stderr).toBe('');
+    const loaded = JSON.parse(probe.stdout) as { vips: string; at: string };
+    expect(loaded.vips).toMatch(/^\d+\.\d+/);
+    expect(loaded.at).toContain(`${agui.codeDir}/node_modules/sharp/`);
   });
 
   it('puts the prebuilt web console beside the bundle, and its browser code and esbuild nowhere in it (SPEC §7)', async () => {

@@ -2,14 +2,16 @@
  * End to end through the FC-local path: the built bundle as a child process, started the way FC's
  * custom runtime starts it (command, args and environment from the rendered s.yaml, FC's own
  * variables, code folder as working directory), the built-in A2A emulator as kernel, the file
- * store, real HTTP. Covers a normal turn, the FC request id in the logs, no secret in the logs, the
- * smoke and ROS example scripts, start-up failure without a kernel URL, and SIGTERM.
+ * store, real HTTP. Covers a normal turn, a 6 MiB image downsampled by the bundle's own sharp (loaded
+ * only then), the FC request id in the logs, no secret in the logs, the smoke and ROS example
+ * scripts, start-up failure without a kernel URL, and SIGTERM.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileThreadStore } from '../../lib/adapters/file-store/file-store.js';
 import { type A2AEmulator, startA2AEmulator } from '../../lib/emulators/a2a/server.js';
@@ -17,6 +19,7 @@ import { type BuiltFunction, PROJECT_ROOT } from '../../scripts/build.js';
 import { type RunningFunction, startFcLocal } from '../../scripts/fc/fc-local-process.js';
 import { type FcRuntime, localFcRuntime } from '../../scripts/fc/render-s-yaml.js';
 import { runBody, uniqueId } from '../support/fixtures.js';
+import { imagePart, photoLikePng } from '../support/images.js';
 import { parseSse } from '../support/sse.js';
 import { buildIntoTemp, freePort, jsonLines } from './fc-support.js';
 
@@ -154,6 +157,32 @@ describe('the bundle started as FC starts it', () => {
     const response = await fetch(`${fn.url}/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(runBody()) });
     expect(response.status).toBe(401);
     expect(await response.json()).toMatchObject({ error: { code: 'UNAUTHORIZED' } });
+  });
+
+  it('downsamples a 6 MiB photo-like PNG inside the bundle, loading sharp only then: the kernel gets ≤ 3,932,160 bytes that decode', async () => {
+    // The turns so far carried no image: libvips is not even mapped into the function's process.
+    const libvips = `${agui.codeDir}/node_modules/@img/sharp-libvips-linux-x64/`;
+    const mapped = async () => (await readFile(`/proc/${fn.child.pid}/maps`, 'utf8')).includes(libvips);
+    expect(await mapped()).toBe(false);
+
+    const png = photoLikePng(2400, 873);
+    expect(png.length).toBeGreaterThan(5.99 * 1024 * 1024);
+    const response = await post(runBody({ content: [{ type: 'text', text: 'look at this' }, imagePart('image/png', png, 'photo.png')] }));
+    expect(response.status).toBe(200);
+    expect(parseSse(await response.text()).events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
+
+    const sent = emulator.callsOf('SendStreamingMessage').at(-1)?.params as { message: { parts: Array<{ data?: { filename: string; bytes: string }; mediaType?: string }> } };
+    const part = sent.message.parts[1];
+    expect(part?.data?.filename).toBe('photo.png');
+    const bytes = Buffer.from(part?.data?.bytes ?? '', 'base64');
+    expect(bytes.length).toBeLessThanOrEqual(3_932_160);
+    const decoded = await sharp(bytes).metadata();
+    expect(part?.mediaType).toBe(`image/${decoded.format}`);
+    expect(decoded.width).toBeLessThanOrEqual(2000);
+    expect(decoded.height).toBeLessThanOrEqual(2000);
+    expect(decoded.width / decoded.height).toBeCloseTo(2400 / 873, 1);
+    // …and sharp ran from the code folder's own node_modules, as it will in FC.
+    expect(await mapped()).toBe(true);
   });
 
   it('passes `npm run smoke` (GET /health, then one turn with the bearer token from the environment)', async () => {

@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PNG_1x1, runBody } from '../support/fixtures.js';
+import { photoLikePng } from '../support/images.js';
 import { type Stack, startStack } from '../support/stack.js';
 
 let stack: Stack;
@@ -195,12 +196,13 @@ describe('user content', () => {
     expect(binaryUrl.message).toBe('Remote media URLs are not supported.');
   });
 
-  it('rejects unsupported image types, non-strict base64 and data that is not the declared type', async () => {
+  it('rejects unsupported declared image types, non-strict base64 and data that does not decode as an image', async () => {
     await expectError(await stack.post('/', runBody({ content: [image('image/bmp', PNG_1x1)] }), auth), 400, 'INVALID_INPUT');
     await expectError(await stack.post('/', runBody({ content: [image('image/png', `${PNG_1x1.slice(0, 10)} ${PNG_1x1.slice(10)}`)] }), auth), 400, 'INVALID_INPUT');
     await expectError(await stack.post('/', runBody({ content: [image('image/png', `data:image/png;base64,${PNG_1x1}`)] }), auth), 400, 'INVALID_INPUT');
-    const mislabelled = await expectError(await stack.post('/', runBody({ content: [image('image/jpeg', PNG_1x1)] }), auth), 400, 'INVALID_INPUT');
-    expect(mislabelled.message).toBe('The image is not valid inline base64 data of a supported type.');
+    const undecodable = await expectError(await stack.post('/', runBody({ content: [{ type: 'text', text: 'x' }, image('image/jpeg', 'AAAAAAAA')] }), auth), 400, 'INVALID_INPUT');
+    expect(undecodable.message).toBe('The image is not valid inline base64 data of a supported type.');
+    expect(paths(undecodable)).toEqual(['messages[0].content[1]']);
   });
 
   it('limits images to 8 MiB each', async () => {
@@ -214,11 +216,15 @@ describe('user content', () => {
     expect(paths(tooBig)).toEqual(['messages[0].content[0]']);
   });
 
-  it('sends an 8 MiB image through to the kernel (the A2A request body is far over 100 kB)', async () => {
-    const buffer = Buffer.alloc(8 * 1024 * 1024);
-    Buffer.from(PNG_1x1, 'base64').copy(buffer);
-    const body = runBody({ content: [{ type: 'text', text: 'look' }, image('image/png', buffer.toString('base64'))] });
+  it('takes an 8 MiB photo-like PNG and sends the kernel its downsampled version', async () => {
+    const png = photoLikePng(1670, 1670);
+    expect(png.length).toBeGreaterThan(7.9 * 1024 * 1024);
+    const body = runBody({ content: [{ type: 'text', text: 'look' }, image('image/png', png.toString('base64'))] });
     const { sse } = await stack.run(body, auth);
     expect(sse.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED' });
+    const sent = stack.emulator.callsOf('SendStreamingMessage').at(-1)?.params as { message: { parts: Array<{ data?: { bytes: string }; mediaType?: string }> } };
+    const part = sent.message.parts[1];
+    expect(Buffer.from(part?.data?.bytes ?? '', 'base64').length).toBeLessThanOrEqual(3_932_160);
+    expect(part?.mediaType).toBe('image/jpeg');
   });
 });

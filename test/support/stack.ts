@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SdkA2AKernel } from '../../lib/adapters/a2a-kernel/sdk-kernel.js';
 import { FileThreadStore } from '../../lib/adapters/file-store/file-store.js';
+import { SharpImageCodec } from '../../lib/adapters/image/sharp-codec.js';
 import { createLogger } from '../../lib/adapters/logger.js';
 import { listen, type RunningServer } from '../../lib/adapters/node-server/node-server.js';
 import { versions } from '../../lib/adapters/versions.js';
@@ -84,6 +85,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     storeFor: options.storeFor ?? (() => store),
     storeKind: store.kind,
     kernel,
+    images: new SharpImageCodec(),
     logger,
     clock: Date.now,
     versions,

@@ -38,4 +38,21 @@ describe('trimming echoed user history from large SSE events', () => {
     expect(parsed.result.task.history[0].parts).toEqual([{ text: 'look' }]);
     expect(parsed.result.task.history[1].parts).toEqual([{ data: { x: 1 } }]);
   });
+
+  it('splits a large event arriving in many chunks, with the blank line split across two of them', async () => {
+    const big = 'B'.repeat(3_000_000);
+    const large = `data: ${JSON.stringify({ jsonrpc: '2.0', id: 1, result: { task: { id: 't', history: [{ role: 'ROLE_USER', parts: [{ text: 'x' }, { data: { bytes: big } }] }] } } })}`;
+    const small = 'data: {"jsonrpc":"2.0","id":1,"result":{"statusUpdate":{"taskId":"t"}}}';
+    const text = `${large}\n\n${small}\n\n`;
+    // 64 KiB chunks, and one boundary placed between the two newlines that end the large event.
+    const cut = large.length + 1;
+    const chunks: string[] = [];
+    for (let start = 0; start < cut; start += 65_536) chunks.push(text.slice(start, Math.min(start + 65_536, cut)));
+    chunks.push(text.slice(cut));
+    const events = (await pipe(chunks)).split('\n\n');
+    expect(events).toHaveLength(3);
+    expect(JSON.parse((events[0] as string).slice(6)).result.task.history[0].parts).toEqual([{ text: 'x' }]);
+    expect(events[1]).toBe(small);
+    expect(events[2]).toBe('');
+  });
 });

@@ -36,36 +36,55 @@ function rewriteEvent(event: string): string {
   return [...others, `data: ${trimUserHistory(data.join('\n'))}`].join('\n');
 }
 
+/**
+ * Splits the byte stream into events and rewrites each. An event's text is kept as a list of
+ * pieces and only the newly arrived text is searched for the blank line that ends it: appending
+ * to one growing string and searching it again per chunk made an 11 MiB event cost seconds of
+ * copying (docs/architecture.md §4.1).
+ */
 export function trimmingSseStream(): TransformStream<Uint8Array, Uint8Array> {
   const decoder = new TextDecoder();
   const encoder = new TextEncoder();
-  let buffer = '';
-  let scanFrom = 0;
+  let pieces: string[] = [];
+  let pendingEndsWithNewline = false;
   let carriage = '';
   // SSE allows CRLF, LF or CR line ends (Python servers send CRLF); events are re-emitted with LF.
-  const append = (text: string, final: boolean): void => {
+  const normalise = (text: string, final: boolean): string => {
     let next = carriage + text;
     carriage = !final && next.endsWith('\r') ? '\r' : '';
     if (carriage) next = next.slice(0, -1);
-    buffer += next.replace(/\r\n?/g, '\n');
+    return next.replace(/\r\n?/g, '\n');
+  };
+  const takeEvent = (last: string): string => {
+    const event = pieces.join('') + last;
+    pieces = [];
+    pendingEndsWithNewline = false;
+    return event;
   };
   return new TransformStream({
     transform(chunk, controller) {
-      append(decoder.decode(chunk, { stream: true }), false);
+      let text = normalise(decoder.decode(chunk, { stream: true }), false);
       for (;;) {
-        const end = buffer.indexOf('\n\n', Math.max(0, scanFrom - 1));
-        if (end < 0) {
-          scanFrom = buffer.length;
-          return;
+        if (pendingEndsWithNewline && text.startsWith('\n')) {
+          // The blank line straddles two chunks: the event ends with the pending text's last newline.
+          const event = takeEvent('');
+          controller.enqueue(encoder.encode(`${rewriteEvent(event.slice(0, -1))}\n\n`));
+          text = text.slice(1);
+          continue;
         }
-        controller.enqueue(encoder.encode(`${rewriteEvent(buffer.slice(0, end))}\n\n`));
-        buffer = buffer.slice(end + 2);
-        scanFrom = 0;
+        const end = text.indexOf('\n\n');
+        if (end < 0) break;
+        controller.enqueue(encoder.encode(`${rewriteEvent(takeEvent(text.slice(0, end)))}\n\n`));
+        text = text.slice(end + 2);
+      }
+      if (text.length > 0) {
+        pieces.push(text);
+        pendingEndsWithNewline = text.endsWith('\n');
       }
     },
     flush(controller) {
-      append(decoder.decode(), true);
-      if (buffer.length > 0) controller.enqueue(encoder.encode(rewriteEvent(buffer)));
+      const event = takeEvent(normalise(decoder.decode(), true));
+      if (event.length > 0) controller.enqueue(encoder.encode(rewriteEvent(event)));
     },
   });
 }

@@ -22,8 +22,11 @@ export interface RunRequest {
   cwd: string;
   /** Present (even empty) exactly when the request is a resume (SPEC §2 "A request with a resume field"). */
   resume: ResumeEntry[] | undefined;
-  /** The latest user message of a new run; undefined for a resume. */
-  userMessage: { id: string; parts: WirePart[] } | undefined;
+  /**
+   * The latest user message of a new run; undefined for a resume. `contentPath` names its content
+   * in error details (`messages[N].content`); part i of `parts` comes from content part i.
+   */
+  userMessage: { id: string; parts: WirePart[]; contentPath: string } | undefined;
   /** SHA-256 of the canonical body: the run-id idempotency digest (contract §D.3). */
   digest: string;
 }
@@ -73,7 +76,8 @@ export function parseRunRequest(body: unknown, options: RunRequestOptions): RunR
     if (typeof message.id !== 'string' || message.id.length === 0) {
       throw new AdapterError('INVALID_INPUT', 'invalidUserContent', [{ path: `messages[${index}].id`, message: 'Required.' }]);
     }
-    userMessage = { id: message.id, parts: userContentToParts(message.content, `messages[${index}].content`) };
+    const contentPath = `messages[${index}].content`;
+    userMessage = { id: message.id, parts: userContentToParts(message.content, contentPath), contentPath };
   }
 
   return {

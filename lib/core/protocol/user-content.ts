@@ -4,24 +4,18 @@
  * Text becomes `{text}`; an inline image becomes a data part `{data:{filename, bytes}, mediaType}`.
  * Remote URLs, audio, video, documents and generic binaries are rejected; a legacy `binary` part
  * with inline image data is upgraded to an image. All failures are INVALID_INPUT before the
- * stream (SPEC §2 table), each naming its field.
+ * stream (SPEC §2 table), each naming its field. The 8 MiB and 10 MiB limits count the bytes as
+ * received, before any downsampling (docs/protocol.md §3.4).
  */
 
 import type { WirePart } from '../a2a/wire-types.js';
+import { decodedLength } from '../base64.js';
 import { AdapterError, type FieldIssue } from '../errors.js';
 import type { MessageKey } from '../i18n/catalogue.js';
 
 export const IMAGE_MIME_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
 export const MAX_IMAGE_BYTES = 8 * 1024 * 1024;
 export const MAX_TOTAL_IMAGE_BYTES = 10 * 1024 * 1024;
-
-/** Magic numbers, checked on the first decoded bytes so a mislabelled payload never reaches A2A. */
-const SIGNATURES: Record<(typeof IMAGE_MIME_TYPES)[number], (bytes: Uint8Array) => boolean> = {
-  'image/png': (b) => b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47,
-  'image/jpeg': (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff,
-  'image/gif': (b) => b[0] === 0x47 && b[1] === 0x49 && b[2] === 0x46 && b[3] === 0x38,
-  'image/webp': (b) => b[0] === 0x52 && b[1] === 0x49 && b[2] === 0x46 && b[3] === 0x46 && b[8] === 0x57 && b[9] === 0x45 && b[10] === 0x42 && b[11] === 0x50,
-};
 
 const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[1-9]|lpt[1-9])$/i;
 
@@ -117,7 +111,12 @@ function imageCandidate(part: unknown, path: string, errors: ContentErrors): Ima
   }
 }
 
-/** Validates an image and returns its decoded size, or undefined after recording an error. */
+/**
+ * Checks an image as far as the request alone allows and returns its decoded size, or undefined
+ * after recording an error. The declared type is only a gate: whether the bytes decode, and as
+ * what, is decided when the image is downsampled (lib/core/protocol/user-images.ts,
+ * docs/protocol.md §3.4).
+ */
 function checkImage(image: ImageCandidate, path: string, errors: ContentErrors): number | undefined {
   const mime = typeof image.mimeType === 'string' ? image.mimeType.toLowerCase() : '';
   if (!(IMAGE_MIME_TYPES as readonly string[]).includes(mime)) {
@@ -129,14 +128,9 @@ function checkImage(image: ImageCandidate, path: string, errors: ContentErrors):
     errors.add('invalidImage', path, 'Image data must be strict base64.');
     return undefined;
   }
-  const size = (data.length / 4) * 3 - (data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0);
+  const size = decodedLength(data);
   if (size > MAX_IMAGE_BYTES) {
     errors.add('imageTooLarge', path, `An image may hold at most ${MAX_IMAGE_BYTES} decoded bytes.`);
-    return undefined;
-  }
-  const head = Uint8Array.from(atob(data.slice(0, 16)), (c) => c.charCodeAt(0));
-  if (!SIGNATURES[mime as (typeof IMAGE_MIME_TYPES)[number]](head)) {
-    errors.add('invalidImage', path, `Image data is not ${mime}.`);
     return undefined;
   }
   return size;

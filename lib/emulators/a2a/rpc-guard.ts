@@ -6,8 +6,10 @@
  * live request consumed.
  * A permission answer must be exactly one data part with the six keys of contract §A.5, for the
  * task's open input; anything else is a JSON-RPC invalid-params error, as the kernel answers.
+ * So is a binary part over the kernel's 5 MiB inline limit or of a type it refuses (data-parts.ts).
  */
 import type { NextFunction, Request, Response } from 'express';
+import { binaryPartProblem } from './data-parts.js';
 import type { EmulatorControls } from './executor.js';
 import { answerSubscribe } from './subscribe.js';
 import type { TaskScript } from './task-script.js';
@@ -75,7 +77,7 @@ export function rpcGuard(controls: EmulatorControls, scripts: ReadonlyMap<string
     }
     if (body.method === 'SendStreamingMessage' || body.method === 'SendMessage') {
       const message = body.params?.message;
-      const problem = permissionAnswerProblem(message, message?.taskId ? scripts.get(message.taskId) : undefined);
+      const problem = binaryPartProblem(message?.parts) ?? permissionAnswerProblem(message, message?.taskId ? scripts.get(message.taskId) : undefined);
       if (problem) {
         rpcError(res, body.id, -32602, `Invalid params: ${problem}`);
         return;
