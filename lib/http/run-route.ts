@@ -12,6 +12,7 @@ import { admit } from '../core/run/admit.js';
 import { runAdmitted } from '../core/run/run-lifecycle.js';
 import type { RunDeps } from '../core/run/run-session.js';
 import type { AppDeps } from './app.js';
+import { guidanceResponse } from './guidance-response.js';
 import { errorResponse } from './json-response.js';
 import { logRejection } from './rejection-log.js';
 import { checkBearer, checkJsonContentType, readJsonBody } from './request-guards.js';
@@ -30,6 +31,8 @@ export async function handleRun(request: Request, deps: AppDeps, logger: Logger)
     language = preferredLanguageOf(body) ?? language;
     const runRequest = parseRunRequest(body, { allowedRoots: config.allowedRoots });
     const store = storeOf(deps, request);
+    // Guidance steers the live pipeline without taking the thread (docs/protocol.md §6.13).
+    if (runRequest.iacCode.activeGuidance === true) return await guidanceResponse(request, runRequest, store, deps, logger, language);
     const admitted = await admit(store, runRequest, () => ({
       now: deps.clock(),
       leaseTtlMs: config.leaseTtlMs,
