@@ -13,6 +13,7 @@ import { admit } from '../core/run/admit.js';
 import { runAdmitted } from '../core/run/run-lifecycle.js';
 import type { RunDeps } from '../core/run/run-session.js';
 import type { AppDeps } from './app.js';
+import { guidanceResponse } from './guidance-response.js';
 import { errorResponse } from './json-response.js';
 import { logRejection } from './rejection-log.js';
 import { checkBearer, checkJsonContentType, readJsonBody } from './request-guards.js';
@@ -33,6 +34,8 @@ export async function handleRun(request: Request, deps: AppDeps, logger: Logger)
     // parseRunRequest took stays that of the request as received (docs/protocol.md §3.4, §3.7).
     const runRequest = await downsampleUserImages(parseRunRequest(body, { allowedRoots: config.allowedRoots }), deps.images);
     const store = storeOf(deps, request);
+    // Guidance steers the live pipeline without taking the thread (docs/protocol.md §6.13).
+    if (runRequest.iacCode.activeGuidance === true) return await guidanceResponse(request, runRequest, store, deps, logger, language);
     const admitted = await admit(store, runRequest, () => ({
       now: deps.clock(),
       leaseTtlMs: config.leaseTtlMs,

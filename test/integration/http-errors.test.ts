@@ -128,12 +128,15 @@ describe('RunAgentInput validation', () => {
     await response.text();
   });
 
-  it('rejects unknown iacCode fields (including the peer guidance fields) and bad types, naming them', async () => {
-    const body = runBody({ iacCode: { activeGuidance: true, guidanceId: 'g', schemaVersion: 2, thinking: { enabled: 'yes', budget: -1 }, runMode: 'fast' } });
+  it('rejects unknown iacCode fields and bad types (the guidance fields included), naming them', async () => {
+    const body = runBody({
+      iacCode: { handoffTarget: 'x', activeGuidance: 'yes', guidanceId: '', schemaVersion: 2, thinking: { enabled: 'yes', budget: -1 }, runMode: 'fast' },
+    });
     const error = await expectError(await stack.post('/', body, auth), 400, 'INVALID_INPUT');
     expect(error.message).toBe('Invalid iac-code forwarded properties.');
     expect(paths(error)).toEqual(
       expect.arrayContaining([
+        'forwardedProps.iacCode.handoffTarget',
         'forwardedProps.iacCode.activeGuidance',
         'forwardedProps.iacCode.guidanceId',
         'forwardedProps.iacCode.schemaVersion',

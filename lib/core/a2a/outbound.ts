@@ -53,8 +53,12 @@ export function iacCodeMetadata(props: IacCodeProps, cwd: string, language: Lang
     if (cloud.regionId != null) metadata['alibaba_cloud_region_id'] = cloud.regionId;
   }
   // `{}` is forwarded (it clears the kernel's binding); absence is not (SPEC §3 llmHeaders).
-  const headers = props.llmHeaders ?? props.llm_headers;
-  if (headers != null) metadata['llm_headers'] = headers;
+  if (props.llmHeaders != null) metadata['llm_headers'] = props.llmHeaders;
+  // The guidance and handoff keys travel on every message of a run that carries them, guidance or
+  // not; activeGuidance is the adapter's own switch and never leaves it (docs/protocol.md §7.3).
+  if (props.guidanceId != null) metadata['guidance_id'] = props.guidanceId;
+  if (props.inputDigest != null) metadata['input_digest'] = props.inputDigest;
+  if (props.executionFence != null) metadata['execution_fence'] = props.executionFence as JsonObject;
   return metadata;
 }
 

@@ -40,14 +40,17 @@ export function languageFromAcceptLanguage(header: string | null | undefined, se
   return best?.language ?? serverDefault;
 }
 
-/** Reads `forwardedProps.iacCode.preferredLanguage` from a parsed body without validating the rest. */
+/**
+ * Reads `forwardedProps.iacCode.preferredLanguage` (or its snake_case spelling, docs/protocol.md
+ * §3.5) from a parsed body without validating the rest.
+ */
 export function preferredLanguageOf(body: unknown): Language | undefined {
   if (!isRecord(body)) return undefined;
   const forwarded = body['forwardedProps'];
   if (!isRecord(forwarded)) return undefined;
   const iacCode = forwarded['iacCode'];
   if (!isRecord(iacCode)) return undefined;
-  return normaliseLanguage(iacCode['preferredLanguage']);
+  return normaliseLanguage(iacCode['preferredLanguage'] ?? iacCode['preferred_language']);
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

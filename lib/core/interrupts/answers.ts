@@ -12,6 +12,7 @@ import type { ResumeEntry } from '../protocol/schemas.js';
 import type { PendingInterrupt } from '../thread/document.js';
 import { isPermission, responseSchemaFor } from './interrupt-object.js';
 import { standardOptions } from './options.js';
+import { isResourceSelection, isValidCancelPayload } from './resource-selection.js';
 
 const ajv = new Ajv({ allErrors: true, strict: false });
 const compiled = new Map<string, ValidateFunction>();
@@ -32,10 +33,12 @@ export function answerDigest(entry: ResumeEntry): string {
 
 /**
  * Whether the entry is an acceptable answer: `resolved` needs a payload valid against the schema;
- * a cancelled permission is validated as `{decision: "deny"}`; a cancelled question needs nothing.
+ * a cancelled permission is validated as `{decision: "deny"}`; a cancelled resource selection may
+ * carry only `{optionsEmpty: boolean}` (docs/protocol.md §5.3); a cancelled question needs nothing.
  */
 export function isValidAnswer(pending: PendingInterrupt, entry: ResumeEntry): boolean {
   const permission = isPermission(pending.input);
+  if (entry.status === 'cancelled' && isResourceSelection(pending.input)) return isValidCancelPayload(entry.payload);
   if (entry.status === 'cancelled') return permission ? validatorFor(responseSchemaFor(pending.input))({ decision: 'deny' }) : true;
   if (entry.payload === undefined) return false;
   return validatorFor(responseSchemaFor(pending.input))(entry.payload);

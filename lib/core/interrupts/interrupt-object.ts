@@ -9,6 +9,7 @@ import { type Language, translate } from '../i18n/catalogue.js';
 import { normaliseLanguage } from '../i18n/language.js';
 import type { PendingInterrupt } from '../thread/document.js';
 import { type StandardOption, standardOptions } from './options.js';
+import { isResourceSelection, RESOURCE_SELECTION_SCHEMA } from './resource-selection.js';
 
 export const PERMISSION_SCHEMA = {
   type: 'object',
@@ -42,6 +43,7 @@ export function choiceSchema(options: StandardOption[], allowFreeText: boolean):
 
 export function responseSchemaFor(input: JsonObject): JsonObject {
   if (isPermission(input)) return structuredClone(PERMISSION_SCHEMA) as unknown as JsonObject;
+  if (isResourceSelection(input)) return structuredClone(RESOURCE_SELECTION_SCHEMA) as unknown as JsonObject;
   return choiceSchema(standardOptions(input['options']), Boolean(input['allowFreeText']));
 }
 
@@ -52,6 +54,9 @@ export function toInterrupt(pending: PendingInterrupt): Interrupt {
   let message: string;
   if (isPermission(input)) {
     message = nonEmpty(input['prompt']) ?? nonEmpty(input['title']) ?? translate('permissionRequired', language);
+  } else if (isResourceSelection(input)) {
+    // A resource selection has no options to list: its prompt, else the fallback (docs/protocol.md §5.2).
+    message = nonEmpty(input['prompt']) ?? translate('inputRequired', language);
   } else {
     const lines = [nonEmpty(input['prompt']) ?? translate('inputRequired', language), ...options.map((option) => `- ${option.id}: ${option.title}`)];
     message = lines.join('\n');

@@ -10,6 +10,7 @@ import { mergePending } from '../thread/interrupt-transitions.js';
 import { answerDigest, answerText, isValidAnswer } from './answers.js';
 import type { RequiredInput } from './inputs.js';
 import { isPermission } from './interrupt-object.js';
+import { isResourceSelection, selectorProblem } from './resource-selection.js';
 
 export interface SnapshotInputs {
   inputs: RequiredInput[];
@@ -34,7 +35,7 @@ export interface Answer {
   pending: PendingInterrupt;
   entry: ResumeEntry;
   digest: string;
-  /** The text sent for a question or option choice. */
+  /** The text sent for a question or option choice (a resource selection's is built at delivery, prompt-answer.ts). */
   text: string | undefined;
 }
 
@@ -42,7 +43,7 @@ export type ResumePlan =
   | { kind: 'fail'; code: ErrorCode; key: MessageKey }
   /** Only interrupts the caller could not have known are unanswered: announce them, send nothing. */
   | { kind: 'moreInterrupts' }
-  /** A question or option interrupt was cancelled: cancel the A2A task (contract §A.5). */
+  /** A question or option interrupt was cancelled: cancel the A2A task (contract §A.5; not a resource selection, docs/protocol.md §5.8). */
   | { kind: 'cancelTask' }
   | { kind: 'deliver'; answers: Answer[] };
 
@@ -83,12 +84,20 @@ export function planResume(input: PlanInput): ResumePlan {
 
   for (const answer of answers) {
     if (!isValidAnswer(answer.pending, answer.entry)) return fail('RESUME_PAYLOAD_INVALID', 'resumePayloadInvalid');
+    if (isResourceSelection(answer.pending.input)) {
+      // The kernel could not match the answer to its selector: refused before anything is sent.
+      if (selectorProblem(answer.pending.input)) return fail('A2A_PROTOCOL_ERROR', 'a2aProtocolError');
+      continue;
+    }
     if (!isPermission(answer.pending.input) && answer.entry.status === 'resolved') {
       answer.text = answerText(answer.pending, answer.entry.payload);
       if (!answer.text) return fail('RESUME_PAYLOAD_INVALID', 'resumeNoAnswer');
     }
   }
   if (answers.length === 0) return fail('RESUME_ALREADY_APPLIED', 'resumeAlreadyApplied');
-  if (answers.some((answer) => answer.entry.status === 'cancelled' && !isPermission(answer.pending.input))) return { kind: 'cancelTask' };
+  // A cancelled question cancels the task; a cancelled resource selection is delivered as `canceled`.
+  if (answers.some((answer) => answer.entry.status === 'cancelled' && !isPermission(answer.pending.input) && !isResourceSelection(answer.pending.input))) {
+    return { kind: 'cancelTask' };
+  }
   return { kind: 'deliver', answers };
 }

@@ -11,16 +11,17 @@ export function formatPath(path: readonly PropertyKey[], prefix = ''): string {
   return out || '(body)';
 }
 
-export function fieldIssues(error: z.ZodError, prefix = ''): FieldIssue[] {
+/** `respell` maps a schema path back to the caller's spelling of it (iac-code-aliases.ts). */
+export function fieldIssues(error: z.ZodError, prefix = '', respell: (path: readonly PropertyKey[]) => PropertyKey[] = (path) => [...path]): FieldIssue[] {
   const issues: FieldIssue[] = [];
   for (const issue of error.issues) {
     if (issue.code === 'unrecognized_keys') {
       for (const key of issue.keys) {
-        issues.push({ path: formatPath([...issue.path, key], prefix), message: 'Unknown field.' });
+        issues.push({ path: formatPath([...respell(issue.path), key], prefix), message: 'Unknown field.' });
       }
       continue;
     }
-    issues.push({ path: formatPath(issue.path, prefix), message: issue.message });
+    issues.push({ path: formatPath(respell(issue.path), prefix), message: issue.message });
   }
   return issues;
 }

@@ -9,6 +9,7 @@ import { AdapterError, type FieldIssue } from '../errors.js';
 import { sha256Hex } from '../hash.js';
 import type { MessageKey } from '../i18n/catalogue.js';
 import { fieldIssues } from './field-issues.js';
+import { normaliseIacCode } from './iac-code-aliases.js';
 import { envelopeSchema, type IacCodeProps, iacCodeSchema, type ResumeEntry } from './schemas.js';
 import { userContentToParts } from './user-content.js';
 import { checkWorkspace } from './workspace.js';
@@ -27,7 +28,7 @@ export interface RunRequest {
    * in error details (`messages[N].content`); part i of `parts` comes from content part i.
    */
   userMessage: { id: string; parts: WirePart[]; contentPath: string } | undefined;
-  /** SHA-256 of the canonical body: the run-id idempotency digest (contract §D.3). */
+  /** SHA-256 of the canonical body, iacCode spelled in camelCase: the run-id idempotency digest (docs/protocol.md §3.7). */
   digest: string;
 }
 
@@ -50,11 +51,11 @@ export function parseRunRequest(body: unknown, options: RunRequestOptions): RunR
     issues.push(...found);
   };
 
-  const iacCode = iacCodeSchema.safeParse(input.forwardedProps.iacCode);
-  if (!iacCode.success) fail('invalidForwardedProps', fieldIssues(iacCode.error, 'forwardedProps.iacCode'));
-  if (iacCode.success && iacCode.data.llmHeaders != null && iacCode.data.llm_headers != null) {
-    fail('invalidForwardedProps', [{ path: 'forwardedProps.iacCode.llm_headers', message: 'Give llmHeaders or llm_headers, not both.' }]);
-  }
+  // snake_case spellings become the camelCase fields first (docs/protocol.md §3.5).
+  const aliased = normaliseIacCode(input.forwardedProps.iacCode, 'forwardedProps.iacCode');
+  if (aliased.issues.length > 0) fail('invalidForwardedProps', aliased.issues);
+  const iacCode = iacCodeSchema.safeParse(aliased.value);
+  if (!iacCode.success) fail('invalidForwardedProps', fieldIssues(iacCode.error, 'forwardedProps.iacCode', aliased.respell));
   if (input.tools.length > 0) fail('toolsNotSupported', [{ path: 'tools', message: 'Must be an empty list.' }]);
 
   let cwd = '';
@@ -88,6 +89,8 @@ export function parseRunRequest(body: unknown, options: RunRequestOptions): RunR
     cwd,
     resume: input.resume,
     userMessage,
-    digest: sha256Hex(canonicalJson(body)),
+    // The digest hashes the body with iacCode as renamed, so either spelling is the same request
+    // (docs/protocol.md §3.7); a camelCase body hashes exactly as before.
+    digest: sha256Hex(canonicalJson({ ...body, forwardedProps: { ...(body as { forwardedProps: object }).forwardedProps, iacCode: aliased.value } })),
   };
 }

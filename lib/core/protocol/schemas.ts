@@ -1,10 +1,11 @@
 /**
- * zod schemas of what a caller may POST (SPEC §3).
+ * zod schemas of what a caller may POST (docs/protocol.md §3).
  *
  * The envelope follows @ag-ui/core's RunAgentInput and is tolerant where the official client
  * needs it (protocolVersion and unknown top-level keys, every message role, other keys of
- * forwardedProps). `forwardedProps.iacCode` is strict: unknown fields are rejected — this also
- * rejects the peer's guidance fields, out of scope per SPEC §8.
+ * forwardedProps). `forwardedProps.iacCode` is strict: unknown fields are rejected. Its fields are
+ * named in camelCase here; their snake_case spellings are renamed before this schema runs
+ * (iac-code-aliases.ts, docs/protocol.md §3.5).
  */
 import { z } from 'zod';
 
@@ -38,6 +39,15 @@ export const envelopeSchema = z.looseObject({
 /** A JSON null in an optional field means "absent" (the official clients serialise None as null). */
 const optionalString = z.string().nullish();
 const stringMap = z.record(z.string(), z.string());
+/** guidanceId / inputDigest: a non-empty string, or null (docs/protocol.md §3.5). */
+const optionalToken = z.string().min(1).nullish();
+
+export const alibabaCloudSchema = z.strictObject({
+  accessKeyId: optionalString,
+  accessKeySecret: optionalString,
+  securityToken: optionalString,
+  regionId: optionalString,
+});
 
 export const iacCodeSchema = z.strictObject({
   schemaVersion: z.literal(1),
@@ -46,7 +56,6 @@ export const iacCodeSchema = z.strictObject({
   model: optionalString,
   llmApiKey: optionalString,
   llmHeaders: stringMap.nullish(),
-  llm_headers: stringMap.nullish(),
   thinking: z
     .strictObject({
       enabled: z.boolean().nullish(),
@@ -61,14 +70,13 @@ export const iacCodeSchema = z.strictObject({
   runMode: z.enum(['normal', 'pipeline']).nullish(),
   pipelineName: optionalString,
   cleanupOnly: z.boolean().nullish(),
-  alibabaCloud: z
-    .strictObject({
-      accessKeyId: optionalString,
-      accessKeySecret: optionalString,
-      securityToken: optionalString,
-      regionId: optionalString,
-    })
-    .nullish(),
+  alibabaCloud: alibabaCloudSchema.nullish(),
+  /** A guidance run into a live pipeline (docs/protocol.md §6.13); the adapter's own switch, never forwarded. */
+  activeGuidance: z.boolean().nullish(),
+  guidanceId: optionalToken,
+  inputDigest: optionalToken,
+  /** Any JSON object; forwarded verbatim, never enforced (docs/protocol.md §10.4). */
+  executionFence: z.record(z.string(), z.unknown()).nullish(),
 });
 
 export type IacCodeProps = z.infer<typeof iacCodeSchema>;

@@ -10,6 +10,7 @@ import type { WirePart } from '../a2a/wire-types.js';
 import type { MessageKey } from '../i18n/catalogue.js';
 import { permissionAnswerPart } from '../interrupts/answers.js';
 import { isPermission } from '../interrupts/interrupt-object.js';
+import { promptAnswer } from '../interrupts/prompt-answer.js';
 import type { Answer } from '../interrupts/resume-plan.js';
 import { KernelRpcError, StoreError } from '../ports.js';
 import { acceptAnswers } from '../thread/interrupt-transitions.js';
@@ -97,11 +98,11 @@ async function streamAnswer(
 }
 
 async function deliverPrompt(session: RunSession, answer: Answer, signal: AbortSignal): Promise<void> {
-  const text = answer.text as string;
+  const { text, toolResult } = promptAnswer(answer, { taskId: session.taskId as string, contextId: session.thread.document.contextId });
   const toolUseId = answer.pending.input['toolUseId'];
   const result = await streamAnswer(session, [answer], `agui-resume-${session.request.runId}`, { text }, 'a2aResponseNotAccepted', signal, () => {
     // The answered question's tool call gets its result, once, before the resume's own events.
-    if (typeof toolUseId === 'string' && toolUseId) session.emitAll(session.translator.toolResult(toolUseId, text));
+    if (typeof toolUseId === 'string' && toolUseId && toolResult !== undefined) session.emitAll(session.translator.toolResult(toolUseId, toolResult));
   });
   signal.throwIfAborted();
   await finishRun(session, result);

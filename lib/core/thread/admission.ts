@@ -16,7 +16,8 @@ import { newExecution, THREAD_SCHEMA_VERSION, type ThreadDocument } from './docu
 export const MAX_RUN_DIGESTS = 1000;
 export const MAX_TERMINAL_EXECUTIONS = 100;
 
-function newest<T>(record: Record<string, T>, limit: number): Record<string, T> {
+/** The `limit` most recently inserted entries of a record (insertion order). */
+export function newest<T>(record: Record<string, T>, limit: number): Record<string, T> {
   const keys = Object.keys(record);
   if (keys.length <= limit) return record;
   return Object.fromEntries(keys.slice(keys.length - limit).map((key) => [key, record[key] as T]));

@@ -14,6 +14,9 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { type EmulatorControls, EmulatorExecutor } from './executor.js';
 import { interruptScenarios } from './interrupt-scenarios.js';
 import { mountKernelRoutes } from './kernel-routes.js';
+import { messageGuard } from './message-guard.js';
+import { pipelineLongScenario } from './pipeline-long-scenario.js';
+import { RESOURCE_SELECTION_SCENARIOS } from './resource-selection-scenarios.js';
 import { rpcGuard } from './rpc-guard.js';
 import { SCENARIOS, type Scenario } from './scenarios.js';
 
@@ -83,6 +86,7 @@ export async function startA2AEmulator(options: A2AEmulatorOptions = {}): Promis
     snapshotInputs: 'full',
   };
   for (const [name, scenario] of Object.entries(interruptScenarios(controls))) controls.scenarios.set(name, scenario);
+  for (const [name, scenario] of Object.entries({ ...RESOURCE_SELECTION_SCENARIOS, 'pipeline-long': pipelineLongScenario })) controls.scenarios.set(name, scenario);
   const executor = new EmulatorExecutor(controls);
   const app = express();
   let url = '';
@@ -104,6 +108,7 @@ export async function startA2AEmulator(options: A2AEmulatorOptions = {}): Promis
   });
   app.use(floatUsageCounters);
   app.use(rpcGuard(controls, executor.scripts));
+  app.use(messageGuard(controls, executor.scripts));
   mountKernelRoutes(app, controls, executor.scripts);
 
   const handler = new DefaultRequestHandler(agentCard('http://placeholder/'), new InMemoryTaskStore(), executor);
