@@ -2,6 +2,7 @@
 
 import type { Logger, ThreadStore } from '../core/ports.js';
 import { type App, createApp } from '../http/app.js';
+import type { PreStopDrain } from '../http/pre-stop-route.js';
 import { SdkA2AKernel } from './a2a-kernel/sdk-kernel.js';
 import type { Config, EntryConfig } from './config.js';
 import { FileThreadStore } from './file-store/file-store.js';
@@ -13,7 +14,12 @@ interface StoreWiring {
   kind: ThreadStore['kind'];
 }
 
-export function composeApp(config: EntryConfig, logger: Logger): App {
+/** What the running entry hands the app: FC's PreStop drain (start-adapter.ts), once the server exists. */
+export interface LifecycleHooks {
+  preStop?: PreStopDrain;
+}
+
+export function composeApp(config: EntryConfig, logger: Logger, hooks: LifecycleHooks = {}): App {
   const { storeFor, kind } = createStores(config);
   const kernel = new SdkA2AKernel({ url: config.a2aUrl, token: config.a2aToken });
   return createApp({
@@ -24,6 +30,7 @@ export function composeApp(config: EntryConfig, logger: Logger): App {
       heartbeatMs: config.heartbeatMs,
       leaseTtlMs: config.leaseTtlMs,
       leaseRenewMs: config.leaseRenewMs,
+      corsOrigins: config.corsOrigins,
     },
     storeFor,
     storeKind: kind,
@@ -31,6 +38,7 @@ export function composeApp(config: EntryConfig, logger: Logger): App {
     logger,
     clock: Date.now,
     versions,
+    ...(hooks.preStop ? { preStop: hooks.preStop } : {}),
   });
 }
 

@@ -9,6 +9,7 @@ import type { Language } from '../core/i18n/catalogue.js';
 import { normaliseLanguage } from '../core/i18n/language.js';
 import { type Secret, secretFrom } from '../core/secret.js';
 import { ConfigError } from './config/config-error.js';
+import { corsOriginsFrom } from './config/cors-origins.js';
 import { functionComputePort } from './config/function-compute.js';
 import { loadOssSettings, type OssSettings } from './config/oss-settings.js';
 import { checkServiceUrl } from './config/url-policy.js';
@@ -40,6 +41,8 @@ export interface Config {
   defaultLanguage: Language;
   /** IAC_CODE_AGUI_LOG_LEVEL: the least severe level written (docs/architecture.md §5). */
   logLevel: LogLevel;
+  /** IAC_CODE_AGUI_CORS_ORIGINS: exact origins allowed by CORS; empty = CORS off (docs/protocol.md §1.5). */
+  corsOrigins: string[];
 }
 
 /** Where an entry point runs (lib/adapters/start-adapter.ts). */
@@ -126,5 +129,6 @@ export function loadConfig(env: Env = process.env, options: { platform?: Platfor
     },
     defaultLanguage: defaultLanguageFrom(env),
     logLevel: logLevelFrom(env),
+    corsOrigins: corsOriginsFrom(env),
   };
 }
