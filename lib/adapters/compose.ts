@@ -14,8 +14,13 @@ interface StoreWiring {
   kind: ThreadStore['kind'];
 }
 
-/** `extras.console`: the web console's route, which the start-up path loads only when enabled (docs/architecture.md §6). */
-export function composeApp(config: EntryConfig, logger: Logger, extras: Pick<AppDeps, 'console'> = {}): App {
+/**
+ * What the running entry hands the app: the web console's route, which the start-up path loads only
+ * when enabled, and FC's PreStop drain, once the server exists (start-adapter.ts, docs/architecture.md §6).
+ */
+export type AppExtras = Pick<AppDeps, 'console' | 'preStop'>;
+
+export function composeApp(config: EntryConfig, logger: Logger, extras: AppExtras = {}): App {
   const { storeFor, kind } = createStores(config);
   const kernel = new SdkA2AKernel({ url: config.a2aUrl, token: config.a2aToken });
   return createApp({
@@ -26,6 +31,7 @@ export function composeApp(config: EntryConfig, logger: Logger, extras: Pick<App
       heartbeatMs: config.heartbeatMs,
       leaseTtlMs: config.leaseTtlMs,
       leaseRenewMs: config.leaseRenewMs,
+      corsOrigins: config.corsOrigins,
     },
     storeFor,
     storeKind: kind,

@@ -9,6 +9,7 @@ import type { Language } from '../core/i18n/catalogue.js';
 import { normaliseLanguage } from '../core/i18n/language.js';
 import { type Secret, secretFrom } from '../core/secret.js';
 import { ConfigError } from './config/config-error.js';
+import { corsOriginsFrom } from './config/cors-origins.js';
 import { functionComputePort } from './config/function-compute.js';
 import { loadOssSettings, type OssSettings } from './config/oss-settings.js';
 import { checkServiceUrl } from './config/url-policy.js';
@@ -42,6 +43,8 @@ export interface Config {
   logLevel: LogLevel;
   /** IAC_CODE_AGUI_CONSOLE=1 serves the web console at /console (docs/protocol.md §1). */
   console: boolean;
+  /** IAC_CODE_AGUI_CORS_ORIGINS: exact origins allowed by CORS; empty = CORS off (docs/protocol.md §1.5). */
+  corsOrigins: string[];
 }
 
 /** Where an entry point runs (lib/adapters/start-adapter.ts). */
@@ -136,5 +139,6 @@ export function loadConfig(env: Env = process.env, options: { platform?: Platfor
     defaultLanguage: defaultLanguageFrom(env),
     logLevel: logLevelFrom(env),
     console: onOffFlag('IAC_CODE_AGUI_CONSOLE', env['IAC_CODE_AGUI_CONSOLE']),
+    corsOrigins: corsOriginsFrom(env),
   };
 }

@@ -9,6 +9,9 @@
  * 3. On SIGTERM or SIGINT: drain, abort, clean up (node-server/graceful-shutdown.ts) — so a live
  *    run's client gets RUN_ERROR CANCELLED, the kernel gets CancelTask and the lease is released —
  *    then close the emulators (after the CancelTask calls reached them), then exit.
+ * 4. On FC's PreStop hook (GET /pre-stop, lib/http/pre-stop-route.ts): the same drain, abort and
+ *    clean-up with the same deadlines, answered once done; the process keeps running (FC stops the
+ *    instance itself after the hook), so a later signal finds nothing left to drain.
  *
  * A start-up failure stops the process with one line: `configuration error: <message naming the
  * variable>` on a terminal, one JSON log line in FC, where only log lines are collected.
@@ -33,7 +36,7 @@ import {
   type StartedEmulators,
 } from './config.js';
 import { createLogger, type LogSink } from './logger.js';
-import { exitOnSignals, type SignalOptions } from './node-server/graceful-shutdown.js';
+import { exitOnSignals, type ShutdownReport, type SignalOptions, shutDown } from './node-server/graceful-shutdown.js';
 import { listen, type RunningServer } from './node-server/node-server.js';
 
 /** Emulators the local stack started: where they listen, and how to stop them. */
@@ -100,9 +103,22 @@ export async function startAdapter<E extends RunningEmulators>(options: LocalSta
     const config = loadConfig(emulators ? envWithEmulators(env, emulators) : env, { platform: options.platform });
     const logger = createLogger(options.logSink, fields, config.logLevel);
     const consoleRoute = config.console ? await options.loadConsole?.(config, logger) : undefined;
-    const server = await listen(composeApp(config, logger, { console: consoleRoute }), logger, config.host, config.port);
+    // The app is built before the server exists; the PreStop drain reaches the server once it listens.
+    let running: RunningServer | undefined;
+    let preStopDrain: Promise<ShutdownReport> | undefined;
+    // The hook's own requests are not drained: a repeated call waits for the same drain.
+    const hookRequests = new Set<Request>();
+    const preStop = (request: Request): Promise<ShutdownReport> => {
+      if (!running) return Promise.reject(new Error('pre-stop before the server listens'));
+      hookRequests.add(request);
+      preStopDrain ??= shutDown(running, config.shutdown, logger, { exempt: (live) => hookRequests.has(live), keepListening: true });
+      return preStopDrain;
+    };
+    const server = await listen(composeApp(config, logger, { console: consoleRoute, preStop }), logger, config.host, config.port);
+    running = server;
     exitOnSignals(server, config.shutdown, logger, { exit, signals: options.signals, afterShutdown: async () => emulators?.close() });
-    logger.info('listening', { url: server.url, host: config.host, port: config.port, store: config.store });
+    // The Node release is on the line so a deployment shows which one FC's layer gave it (docs/deploy.md).
+    logger.info('listening', { url: server.url, host: config.host, port: config.port, store: config.store, node: process.version });
     const adapter = { config, server, logger, emulators };
     if (options.platform === 'local') options.onListening?.(adapter as RunningAdapter<E>);
     return adapter;

@@ -1,6 +1,7 @@
 /**
- * The adapter as a Web `Request → Response` function (SPEC §2). Runtime shells (the local Node
- * server, the FC web function) only convert sockets to Requests; tests call `fetch` in-process.
+ * The adapter as a Web `Request → Response` function (docs/protocol.md §1). Runtime shells (the
+ * local Node server, the FC web function) only convert sockets to Requests; tests call `fetch`
+ * in-process. Every answer passes through the opt-in CORS decoration (cors.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { errorFields } from '../core/error-fields.js';
@@ -12,7 +13,9 @@ import type { Secret } from '../core/secret.js';
 import { handleCancel } from './cancel-route.js';
 // Type only: the console's code is loaded by the start-up path only when it is enabled.
 import type { ConsoleRoute } from './console-route.js';
+import { type CorsOrigins, preflightResponse, withCors } from './cors.js';
 import { errorResponse, jsonResponse } from './json-response.js';
+import { handlePreStop, isPreStopCall, PRE_STOP_PATH, type PreStopDrain } from './pre-stop-route.js';
 import { handleRun } from './run-route.js';
 
 export interface AppConfig {
@@ -22,6 +25,8 @@ export interface AppConfig {
   heartbeatMs: number;
   leaseTtlMs: number;
   leaseRenewMs: number;
+  /** IAC_CODE_AGUI_CORS_ORIGINS: exact origins allowed by CORS; absent or empty = CORS off (docs/protocol.md §1.5). */
+  corsOrigins?: CorsOrigins;
 }
 
 export interface AppDeps {
@@ -37,6 +42,8 @@ export interface AppDeps {
   versions: { serverVersion: string; protocolPackageVersion: string };
   /** The web console under /console, when IAC_CODE_AGUI_CONSOLE=1 (SPEC §2, §7); absent = 404 there. */
   console?: ConsoleRoute;
+  /** FC's PreStop hook drains the instance through this (docs/architecture.md §6); absent = no /pre-stop route. */
+  preStop?: PreStopDrain;
 }
 
 export interface App {
@@ -46,32 +53,49 @@ export interface App {
 const CANCEL_PATH = /^\/extensions\/iac-code\/v1\/executions\/([^/]+)\/cancel$/;
 
 export function createApp(deps: AppDeps): App {
+  const corsOrigins = deps.config.corsOrigins ?? [];
   return {
     async fetch(request: Request): Promise<Response> {
-      const url = new URL(request.url);
-      const logger = deps.logger.child({ requestId: request.headers.get('x-fc-request-id') ?? randomUUID(), method: request.method, path: url.pathname });
-      const language = languageFromAcceptLanguage(request.headers.get('accept-language'), deps.config.defaultLanguage);
-      const notFound = () => errorResponse(new AdapterError('NOT_FOUND', 'notFound'), language);
-      const route = (allowed: string, handle: () => Promise<Response> | Response): Promise<Response> | Response =>
-        request.method === allowed ? handle() : errorResponse(new AdapterError('METHOD_NOT_ALLOWED', 'methodNotAllowed'), language, { allow: allowed });
-      try {
-        if (url.pathname === '/health') return await route('GET', () => health(deps));
-        if (url.pathname === '/') return await route('POST', () => handleRun(request, deps, logger));
-        const consoleRoute = deps.console;
-        if (consoleRoute && (url.pathname === '/console' || url.pathname.startsWith('/console/')))
-          return await route('GET', async () => (await consoleRoute(url.pathname)) ?? notFound());
-        const cancel = CANCEL_PATH.exec(url.pathname);
-        if (cancel) {
-          const executionId = safeDecode(cancel[1] as string);
-          return executionId === undefined ? notFound() : await route('POST', () => handleCancel(request, executionId, deps, logger));
-        }
-        return notFound();
-      } catch (error) {
-        logger.error('request failed', { error: errorFields(error) });
-        return errorResponse(new AdapterError('INTERNAL_ERROR', 'internalError'), language);
-      }
+      return withCors(await dispatch(request, deps, corsOrigins), request, corsOrigins);
     },
   };
+}
+
+/** A path the adapter serves (for CORS preflights), not counting FC's /pre-stop. */
+function isKnownRoute(pathname: string): boolean {
+  return pathname === '/health' || pathname === '/' || CANCEL_PATH.test(pathname);
+}
+
+async function dispatch(request: Request, deps: AppDeps, corsOrigins: CorsOrigins): Promise<Response> {
+  const url = new URL(request.url);
+  const logger = deps.logger.child({ requestId: request.headers.get('x-fc-request-id') ?? randomUUID(), method: request.method, path: url.pathname });
+  const language = languageFromAcceptLanguage(request.headers.get('accept-language'), deps.config.defaultLanguage);
+  const notFound = () => errorResponse(new AdapterError('NOT_FOUND', 'notFound'), language);
+  const route = (allowed: string, handle: () => Promise<Response> | Response): Promise<Response> | Response =>
+    request.method === allowed
+      ? handle()
+      : errorResponse(new AdapterError('METHOD_NOT_ALLOWED', 'methodNotAllowed'), language, { allow: corsOrigins.length > 0 ? `${allowed}, OPTIONS` : allowed });
+  try {
+    // Preflights are open (no bearer token: browsers never send one on OPTIONS), docs/protocol.md §1.5.
+    if (request.method === 'OPTIONS' && corsOrigins.length > 0 && isKnownRoute(url.pathname)) return preflightResponse(request, corsOrigins);
+    if (url.pathname === '/health') return await route('GET', () => health(deps));
+    if (url.pathname === '/') return await route('POST', () => handleRun(request, deps, logger));
+    const consoleRoute = deps.console;
+    if (consoleRoute && (url.pathname === '/console' || url.pathname.startsWith('/console/')))
+      return await route('GET', async () => (await consoleRoute(url.pathname)) ?? notFound());
+    const cancel = CANCEL_PATH.exec(url.pathname);
+    if (cancel) {
+      const executionId = safeDecode(cancel[1] as string);
+      return executionId === undefined ? notFound() : await route('POST', () => handleCancel(request, executionId, deps, logger));
+    }
+    // Only FC's own lifecycle call sees this path (pre-stop-route.ts); to anyone else it does not exist.
+    const { preStop } = deps;
+    if (url.pathname === PRE_STOP_PATH && preStop && isPreStopCall(request)) return await route('GET', () => handlePreStop(request, preStop, logger));
+    return notFound();
+  } catch (error) {
+    logger.error('request failed', { error: errorFields(error) });
+    return errorResponse(new AdapterError('INTERNAL_ERROR', 'internalError'), language);
+  }
 }
 
 function safeDecode(segment: string): string | undefined {

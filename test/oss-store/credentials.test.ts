@@ -1,7 +1,9 @@
 /**
- * Credentials per request (SPEC §6): FC's rotating role credentials from the x-fc-* headers win
- * over ALIBABA_CLOUD_*; an STS credential needs its token (the emulator, like OSS, refuses it
- * without); V1 and V4 signatures both work; nothing secret reaches an error, a log or /health.
+ * Credentials per request (docs/protocol.md §9.4): FC's rotating role credentials from the x-fc-*
+ * headers win over ALIBABA_CLOUD_* — but only as a complete set of three: an id and secret without
+ * the token (custom.debian11/12) leave the environment's credentials in charge; an STS credential
+ * needs its token (the emulator, like OSS, refuses it without); V1 and V4 signatures both work;
+ * nothing secret reaches an error, a log or /health.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OssStoreProvider } from '../../lib/adapters/oss-store/provider.js';
@@ -66,13 +68,29 @@ describe('the store for a request', () => {
     expect(emulator.counters.GetObject).toBe(0);
   });
 
-  it('needs the STS token with an STS credential (SPEC §6): without it every request is refused', async () => {
+  it('counts the headers only as a complete set: an id and secret without the token (or with an empty one) leave the environment’s credentials in charge', async () => {
     const stores = provider();
-    const withoutToken = stores.storeFor(requestWith(fcHeaders({ accessKeyId: FC_ROLE.accessKeyId, accessKeySecret: FC_ROLE.accessKeySecret })));
-    const error = await withoutToken.load(uniqueId('thread')).catch((caught: unknown) => caught);
+    const threadId = uniqueId('thread');
+    await stores.storeFor(requestWith({})).save(threadId, { by: 'env' }, 0);
+    const partialSets = [
+      fcHeaders({ accessKeyId: FC_ROLE.accessKeyId, accessKeySecret: FC_ROLE.accessKeySecret }),
+      { ...fcHeaders(FC_ROLE), 'x-fc-security-token': '' },
+      { 'x-fc-access-key-id': FC_ROLE.accessKeyId, 'x-fc-security-token': FC_ROLE.securityToken },
+      { 'x-fc-access-key-secret': FC_ROLE.accessKeySecret, 'x-fc-security-token': FC_ROLE.securityToken },
+    ];
+    for (const headers of partialSets) {
+      const store = stores.storeFor(requestWith(headers));
+      expect(store).toBe(stores.storeFor());
+      expect(await store.load(threadId)).toEqual({ document: { by: 'env' }, revision: 1 });
+    }
+  });
+
+  it('needs the right STS token with an STS credential: a complete set with a wrong token is refused', async () => {
+    const stores = provider();
+    const wrongToken = stores.storeFor(requestWith(fcHeaders({ ...FC_ROLE, securityToken: 'role-token-0' })));
+    const error = await wrongToken.load(uniqueId('thread')).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(StoreUnavailableError);
     expect((error as Error).message).toMatch(/HTTP 403/);
-    const wrongToken = stores.storeFor(requestWith(fcHeaders({ ...FC_ROLE, securityToken: 'role-token-0' })));
     await expect(wrongToken.save(uniqueId('thread'), {}, 0)).rejects.toBeInstanceOf(StoreUnavailableError);
   });
 

@@ -73,4 +73,43 @@ describe('configuration (SPEC §6)', () => {
     expect(loadConfig({ LANG: 'de_DE.UTF-8' }).defaultLanguage).toBe('de');
     expect(loadConfig({ LANG: 'C.UTF-8' }).defaultLanguage).toBe('en');
   });
+
+  it('reads IAC_CODE_AGUI_CORS_ORIGINS as exact origins (comma-separated, trimmed, de-duplicated); unset or empty = CORS off', () => {
+    expect(loadConfig({}).corsOrigins).toEqual([]);
+    expect(loadConfig({ IAC_CODE_AGUI_CORS_ORIGINS: '' }).corsOrigins).toEqual([]);
+    expect(loadConfig({ IAC_CODE_AGUI_CORS_ORIGINS: ' https://console.example.com , http://localhost:5173,https://console.example.com,' }).corsOrigins).toEqual([
+      'https://console.example.com',
+      'http://localhost:5173',
+    ]);
+    // Browsers send the bare origin: a path, a trailing slash, a default port, upper case or a wildcard would never match.
+    for (const bad of [
+      'https://console.example.com/',
+      'https://console.example.com/app',
+      'https://Console.example.com',
+      'https://console.example.com:443',
+      '*',
+      'console.example.com',
+      'ftp://files.example.com',
+    ]) {
+      expect(() => loadConfig({ IAC_CODE_AGUI_CORS_ORIGINS: bad }), bad).toThrow(/^IAC_CODE_AGUI_CORS_ORIGINS lists/);
+    }
+    expect(() => loadConfig({ IAC_CODE_AGUI_CORS_ORIGINS: 'https://console.example.com/' })).toThrow(/e\.g\. "https:\/\/console\.example\.com"/);
+  });
+
+  it('addresses an OSS endpoint path-style for IP and loopback hosts, and for a named host only with IAC_CODE_AGUI_OSS_PATH_STYLE=1', () => {
+    const oss = (env: Record<string, string>) =>
+      loadConfig({
+        IAC_CODE_AGUI_STATE_STORE: 'oss',
+        IAC_CODE_AGUI_OSS_BUCKET: 'agui-state',
+        IAC_CODE_AGUI_OSS_REGION: 'cn-hangzhou',
+        ALIBABA_CLOUD_ACCESS_KEY_ID: 'id',
+        ALIBABA_CLOUD_ACCESS_KEY_SECRET: 'secret',
+        ...env,
+      }).oss;
+    expect(oss({ IAC_CODE_AGUI_OSS_ENDPOINT: 'http://127.0.0.1:9100' })?.pathStyle).toBe(true);
+    expect(oss({ IAC_CODE_AGUI_OSS_ENDPOINT: 'http://172.17.0.1:9100', IAC_CODE_AGUI_OSS_ALLOW_INSECURE: '1' })?.pathStyle).toBe(true);
+    expect(oss({ IAC_CODE_AGUI_OSS_ENDPOINT: 'http://host.docker.internal:9100', IAC_CODE_AGUI_OSS_ALLOW_INSECURE: '1' })?.pathStyle).toBe(false);
+    expect(oss({ IAC_CODE_AGUI_OSS_ENDPOINT: 'http://host.docker.internal:9100', IAC_CODE_AGUI_OSS_ALLOW_INSECURE: '1', IAC_CODE_AGUI_OSS_PATH_STYLE: '1' })?.pathStyle).toBe(true);
+    expect(oss({})?.pathStyle).toBe(false);
+  });
 });

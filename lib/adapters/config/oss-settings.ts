@@ -10,7 +10,9 @@
  * - The region is also read back from an `oss-<region>[-internal].aliyuncs.com` endpoint; V4
  *   signatures need it. Signing is V4 whenever the region is known, else V1, unless
  *   IAC_CODE_AGUI_OSS_SIGNATURE says otherwise.
- * - IP and loopback hosts are addressed path-style (bucket in the path), real OSS virtual-host style.
+ * - IP and loopback hosts are addressed path-style (bucket in the path), real OSS virtual-host style;
+ *   IAC_CODE_AGUI_OSS_PATH_STYLE=1 forces path-style for a named host that serves buckets in the
+ *   path (the emulator reached as host.docker.internal from a `s local start` container).
  * - ALIBABA_CLOUD_ACCESS_KEY_ID / _SECRET / _SECURITY_TOKEN are held as Secrets; they are required
  *   outside Function Compute only, where the role's credentials come with each request instead.
  */
@@ -71,7 +73,7 @@ function resolveEndpoint(env: Env): OssEndpoint {
       allowInsecure: flag(env, 'IAC_CODE_AGUI_OSS_ALLOW_INSECURE'),
     });
     const host = bareHostname(url);
-    pathStyle = isLoopbackHost(host) || isIP(host) !== 0;
+    pathStyle = isLoopbackHost(host) || isIP(host) !== 0 || flag(env, 'IAC_CODE_AGUI_OSS_PATH_STYLE');
     endpoint = `${url.protocol}//${url.host}`;
     region ??= ALIYUN_ENDPOINT.exec(host)?.[1];
   } else {

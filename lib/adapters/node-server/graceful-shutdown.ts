@@ -14,7 +14,7 @@
  */
 import { errorFields } from '../../core/error-fields.js';
 import type { Logger } from '../../core/ports.js';
-import type { RunningServer } from './node-server.js';
+import type { Exempt, RunningServer } from './node-server.js';
 
 /** IAC_CODE_AGUI_SHUTDOWN_DRAIN_MS / _CLEANUP_MS, read by the configuration (lib/adapters/config.ts). */
 export interface ShutdownPolicy {
@@ -46,22 +46,38 @@ async function settlesWithin(work: Promise<unknown>, ms: number): Promise<boolea
   }
 }
 
-export async function shutDown(server: RunningServer, policy: ShutdownPolicy, logger: Logger): Promise<ShutdownReport> {
-  server.stopAccepting();
-  logger.info('shutting down', { inFlight: server.inFlight.size, drainMs: policy.drainMs, cleanupMs: policy.cleanupMs });
-  const drained = await settlesWithin(server.inFlight.idle(), policy.drainMs);
+/**
+ * FC's PreStop hook (GET /pre-stop, docs/architecture.md §6) drains the same way from inside a
+ * request: the hook's requests are exempt — neither waited for nor aborted — and the server keeps
+ * listening and stays open, because FC stops the instance itself once the hook has answered
+ * (its health check keeps an answer meanwhile; a later SIGTERM then finds nothing in flight).
+ */
+export interface DrainScope {
+  exempt?: Exempt;
+  keepListening?: boolean;
+}
+
+export async function shutDown(server: RunningServer, policy: ShutdownPolicy, logger: Logger, scope: DrainScope = {}): Promise<ShutdownReport> {
+  const { exempt } = scope;
+  if (!scope.keepListening) server.stopAccepting();
+  logger.info(scope.keepListening ? 'draining for pre-stop' : 'shutting down', {
+    inFlight: server.inFlight.sizeExcept(exempt),
+    drainMs: policy.drainMs,
+    cleanupMs: policy.cleanupMs,
+  });
+  const drained = await settlesWithin(server.inFlight.idle(exempt), policy.drainMs);
   let aborted = 0;
   let abandoned = 0;
   if (!drained) {
-    aborted = server.inFlight.abortAll(new Error('the instance is shutting down'));
+    aborted = server.inFlight.abortAll(new Error('the instance is shutting down'), exempt);
     logger.warn('drain deadline passed; aborting live requests (their runs cancel and release their threads)', { aborted });
-    if (!(await settlesWithin(server.inFlight.idle(), policy.cleanupMs))) {
-      abandoned = server.inFlight.size;
+    if (!(await settlesWithin(server.inFlight.idle(exempt), policy.cleanupMs))) {
+      abandoned = server.inFlight.sizeExcept(exempt);
       logger.error('clean-up deadline passed; their leases expire by themselves', { abandoned });
     }
   }
-  await server.close();
-  logger.info('shut down', { drained, aborted, abandoned });
+  if (!scope.keepListening) await server.close();
+  logger.info(scope.keepListening ? 'drained for pre-stop' : 'shut down', { drained, aborted, abandoned });
   return { drained, aborted, abandoned };
 }
 

@@ -23,9 +23,13 @@ import type { App } from '../../http/app.js';
  * read — a garbage-collected Request would never see its client leave, nor a shutdown's abort
  * (docs/architecture.md §6).
  */
+/** Requests a drain neither waits for nor aborts (graceful-shutdown.ts DrainScope). */
+export type Exempt = (request: Request) => boolean;
+const none: Exempt = () => false;
+
 export class InFlightRequests {
   private readonly live = new Map<AbortController, Request>();
-  private waiters: Array<() => void> = [];
+  private waiters: Array<{ exempt: Exempt; wake: () => void }> = [];
 
   get size(): number {
     return this.live.size;
@@ -35,28 +39,41 @@ export class InFlightRequests {
     this.live.set(controller, request);
     void work.finally(() => {
       this.live.delete(controller);
-      if (this.live.size > 0) return;
-      const waiters = this.waiters;
-      this.waiters = [];
-      for (const wake of waiters) wake();
+      this.wakeWaiters();
     });
   }
 
-  /** Aborts every live request's signal (the app then runs its disconnect policy); returns how many. */
-  abortAll(reason: Error): number {
+  /** How many are live, not counting the exempt ones (FC's /pre-stop requests that drain the others). */
+  sizeExcept(exempt: Exempt = none): number {
+    let size = 0;
+    for (const request of this.live.values()) if (!exempt(request)) size += 1;
+    return size;
+  }
+
+  /** Aborts every live request's signal but the exempt ones (the app then runs its disconnect policy); returns how many. */
+  abortAll(reason: Error, exempt: Exempt = none): number {
     let aborted = 0;
-    for (const controller of this.live.keys()) {
-      if (controller.signal.aborted) continue;
+    for (const [controller, request] of this.live) {
+      if (controller.signal.aborted || exempt(request)) continue;
       controller.abort(reason);
       aborted += 1;
     }
     return aborted;
   }
 
-  /** Resolves once nothing is in flight. */
-  idle(): Promise<void> {
-    if (this.live.size === 0) return Promise.resolve();
-    return new Promise((resolve) => this.waiters.push(resolve));
+  /** Resolves once nothing is in flight but exempt requests. */
+  idle(exempt: Exempt = none): Promise<void> {
+    if (this.sizeExcept(exempt) === 0) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push({ exempt, wake: resolve }));
+  }
+
+  private wakeWaiters(): void {
+    const waiting = this.waiters;
+    this.waiters = [];
+    for (const waiter of waiting) {
+      if (this.sizeExcept(waiter.exempt) === 0) waiter.wake();
+      else this.waiters.push(waiter);
+    }
   }
 }
 

@@ -1,6 +1,7 @@
 /**
- * The OSS thread store per request (SPEC §6; lib/http/app.ts `storeFor`): a store bound to the
- * current request's FC role credentials (they rotate), else to the environment's. Clients are
+ * The OSS thread store per request (docs/protocol.md §9.4; lib/http/app.ts `storeFor`): a store
+ * bound to the current request's FC role credentials when it carries the complete set of three
+ * (they rotate), else to the environment's (credentials.ts). Clients are
  * cached per credential set — keyed by a one-way fingerprint, bounded — and share one cache of
  * the last revision seen per thread. Credentials never reach a log line or an error message.
  */
@@ -47,7 +48,7 @@ export class OssStoreProvider {
     this.stores = new LruMap(options.clientCacheSize ?? 16);
   }
 
-  /** The store for this request; `undefined` (no request) means the environment's credentials. */
+  /** The store for this request; `undefined` (no request) or an incomplete header set means the environment's credentials. */
   storeFor(request?: Request): ThreadStore {
     const credentials = (request && credentialsFromHeaders(request.headers)) ?? this.settings.credentials;
     if (credentials === undefined) return new MissingCredentialsStore();
