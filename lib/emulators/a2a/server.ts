@@ -14,6 +14,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { type EmulatorControls, EmulatorExecutor } from './executor.js';
 import { interruptScenarios } from './interrupt-scenarios.js';
 import { mountKernelRoutes } from './kernel-routes.js';
+import { observationScenarios } from './observation-scenarios.js';
 import { rpcGuard } from './rpc-guard.js';
 import { SCENARIOS, type Scenario } from './scenarios.js';
 
@@ -31,6 +32,8 @@ export interface A2AEmulatorOptions {
   silenceMs?: number;
   /** False: behave like v0.13.1, which has no /iac-code/session/ensure-restored (SPEC §8). */
   restoreRoute?: boolean;
+  /** How a missing session is answered (EmulatorControls.missingSessionAnswer; default `status`). */
+  missingSessionAnswer?: 'status' | 'error';
 }
 
 export interface A2AEmulator {
@@ -79,10 +82,13 @@ export async function startA2AEmulator(options: A2AEmulatorOptions = {}): Promis
     silenceMs: options.silenceMs ?? 20_000,
     sessions: new Map(),
     restoreRoute: options.restoreRoute ?? true,
+    missingSessionAnswer: options.missingSessionAnswer ?? 'status',
+    watch: { observers: 1, timeoutMs: 10_000 },
     rpcFaults: [],
     snapshotInputs: 'full',
   };
   for (const [name, scenario] of Object.entries(interruptScenarios(controls))) controls.scenarios.set(name, scenario);
+  for (const [name, scenario] of Object.entries(observationScenarios(controls))) controls.scenarios.set(name, scenario);
   const executor = new EmulatorExecutor(controls);
   const app = express();
   let url = '';
