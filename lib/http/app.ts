@@ -12,6 +12,7 @@ import type { Secret } from '../core/secret.js';
 import { handleCancel } from './cancel-route.js';
 import { errorResponse, jsonResponse } from './json-response.js';
 import { handleRun } from './run-route.js';
+import { handleSubscribe } from './subscribe-route.js';
 
 export interface AppConfig {
   authToken: Secret | undefined;
@@ -38,6 +39,7 @@ export interface App {
 }
 
 const CANCEL_PATH = /^\/extensions\/iac-code\/v1\/executions\/([^/]+)\/cancel$/;
+const SUBSCRIBE_PATH = /^\/extensions\/iac-code\/v1\/executions\/([^/]+)\/subscribe$/;
 
 export function createApp(deps: AppDeps): App {
   return {
@@ -55,6 +57,11 @@ export function createApp(deps: AppDeps): App {
         if (cancel) {
           const executionId = safeDecode(cancel[1] as string);
           return executionId === undefined ? notFound() : await route('POST', () => handleCancel(request, executionId, deps, logger));
+        }
+        const subscribe = SUBSCRIBE_PATH.exec(url.pathname);
+        if (subscribe) {
+          const executionId = safeDecode(subscribe[1] as string);
+          return executionId === undefined ? notFound() : await route('POST', () => handleSubscribe(request, executionId, deps, logger));
         }
         return notFound();
       } catch (error) {
