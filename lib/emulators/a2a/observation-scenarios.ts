@@ -6,7 +6,7 @@
  * message picks how the task ends.
  */
 import type { EmulatorControls } from './executor.js';
-import { awaited, permissionInput, questionInput } from './inputs.js';
+import { awaited, candidateSelectionInput, permissionInput, questionInput } from './inputs.js';
 import type { Scenario } from './scenarios.js';
 import type { ReceivedAnswer, TaskScript } from './task-script.js';
 
@@ -74,20 +74,23 @@ export function observationScenarios(controls: EmulatorControls): Record<string,
   };
 
   /**
-   * Asks a question; after the answer its stream ends while the task still works (the answer's
-   * SendStreamingMessage sees only WORKING), the task waits for a SubscribeToTask, then goes on
-   * and ends (see `end`).
+   * Asks (a question or a candidate selection); after the answer its stream ends while the task
+   * still works (the answer's SendStreamingMessage sees only WORKING), the task waits for a
+   * SubscribeToTask, then goes on and ends (see `end`).
    */
-  const questionContinues: Scenario = async (script, input) => {
-    script.task('SUBMITTED');
-    await words(script, 'One question first. ');
-    const answer = await ask(script, questionInput(script, 'toolu-q-cont'), 'ask_user_question');
-    await words(script, `Noted: ${answerText(answer)}. `);
-    script.detach();
-    await script.untilAttached(1, controls.watch.timeoutMs);
-    await words(script, 'The pipeline goes on. ');
-    await end(script, secondWord(input.text));
-  };
+  const promptContinues =
+    (kind: 'ask_user_question' | 'candidate_selection'): Scenario =>
+    async (script, input) => {
+      script.task('SUBMITTED');
+      await words(script, 'One choice first. ');
+      const prompt = kind === 'ask_user_question' ? questionInput(script, 'toolu-q-cont') : candidateSelectionInput(script);
+      const answer = await ask(script, prompt, kind);
+      await words(script, `Noted: ${answerText(answer)}. `);
+      script.detach();
+      await script.untilAttached(1, controls.watch.timeoutMs);
+      await words(script, 'The pipeline goes on. ');
+      await end(script, secondWord(input.text));
+    };
 
-  return { watched, 'question-continues': questionContinues };
+  return { watched, 'question-continues': promptContinues('ask_user_question'), 'candidates-continue': promptContinues('candidate_selection') };
 }
