@@ -7,6 +7,7 @@
  */
 import { type BaseEvent, buildResumeArray, HttpAgent } from '@ag-ui/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cutAfter } from '../support/dropping-fetch.js';
 import { iacCode, uniqueId } from '../support/fixtures.js';
 import { textOf } from '../support/observe.js';
 import { type Stack, startStack } from '../support/stack.js';
@@ -26,36 +27,6 @@ interface SessionValue {
 
 function isSession(event: BaseEvent): boolean {
   return event.type === 'CUSTOM' && (event as { name?: string }).name === 'iac-code.session.v1';
-}
-
-/**
- * A fetch whose response body is cut once its text contains `marker` (at an event boundary): the
- * client reads an end of stream and the real connection is closed, as when a network drops it.
- */
-function cutAfter(marker: string, beforeCut: () => Promise<void>): (url: string, init: RequestInit) => Promise<Response> {
-  return async (url, init) => {
-    const response = await fetch(url, init);
-    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-    const decoder = new TextDecoder();
-    let seen = '';
-    const body = new ReadableStream<Uint8Array>({
-      async pull(controller) {
-        const { done, value } = await reader.read();
-        if (done) {
-          controller.close();
-          return;
-        }
-        controller.enqueue(value);
-        seen += decoder.decode(value, { stream: true });
-        if (seen.includes(marker) && seen.endsWith('\n\n')) {
-          await beforeCut();
-          controller.close();
-          await reader.cancel();
-        }
-      },
-    });
-    return new Response(body, { status: response.status, headers: response.headers });
-  };
 }
 
 /** Starts an HttpAgent run; resolves its session value as soon as the task id is announced. */
