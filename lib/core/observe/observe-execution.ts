@@ -30,13 +30,13 @@ export async function observeExecution(
     ending = await endingOf(observer, stop, signal);
   } catch (error) {
     // A caller cut off by a shutdown is still reading: it is told to subscribe again.
-    ending = { failure: signal.aborted ? new RunFailure('A2A_UNAVAILABLE', 'observationEnded', false, { cause: error }) : classifyRunError(error) };
+    ending = signal.aborted ? { failure: new RunFailure('A2A_UNAVAILABLE', 'observationEnded', false, { cause: error }), callerLeft: true } : { failure: classifyRunError(error) };
   }
   observer.emitAll(observer.translator.closeSpans());
-  emit('failure' in ending ? observer.runError(ending.failure) : observer.runFinished(ending.outcome));
+  emit('failure' in ending ? observer.runError(ending.failure, ending.callerLeft) : observer.runFinished(ending.outcome));
 }
 
-type Ending = { failure: RunFailure } | { outcome: RunFinishedOutcome };
+type Ending = { failure: RunFailure; callerLeft?: boolean } | { outcome: RunFinishedOutcome };
 
 /**
  * How the observed task ended: failed, rejected or auth-required → A2A_EXECUTION_FAILED; anything

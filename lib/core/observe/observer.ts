@@ -109,9 +109,14 @@ export class Observer {
     return this.make('RUN_FINISHED', { threadId, runId, outcome, usage: this.translator.usage.list() });
   }
 
-  /** Logged here, at warn with its cause, as every RUN_ERROR is (docs/architecture.md §5). */
-  runError(failure: RunFailure): AguiEvent {
-    this.deps.logger.warn('observation ended', { event: 'RUN_ERROR', code: failure.code, error: errorFields(failure) });
+  /**
+   * Logged here with its cause, at warn as every RUN_ERROR is (docs/architecture.md §5) — at info
+   * when the caller left, which is not a failure of anything.
+   */
+  runError(failure: RunFailure, callerLeft = false): AguiEvent {
+    const fields = { event: 'RUN_ERROR', code: failure.code, error: errorFields(failure) };
+    if (callerLeft) this.deps.logger.info('observation ended: the caller left', fields);
+    else this.deps.logger.warn('observation ended', fields);
     return this.make('RUN_ERROR', { code: failure.code, message: translate(failure.messageKey, this.language), usage: this.translator.usage.list() });
   }
 
