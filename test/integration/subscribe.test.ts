@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { A2AKernel } from '../../lib/core/ports.js';
 import { assertValidAgUiStream } from '../support/agui-oracle.js';
 import { runBody, uniqueId } from '../support/fixtures.js';
-import { interruptsOf, resolved, sessionValue, threadCalls } from '../support/interrupts.js';
+import { interruptsOf, resolved, sessionValue } from '../support/interrupts.js';
 import { isSessionEvent, LiveSse, type SseEvent } from '../support/live-sse.js';
 import { revisionOf, sessionOf, storedWhen, subscribe, textOf } from '../support/observe.js';
 import { parseSse } from '../support/sse.js';
@@ -46,6 +46,11 @@ async function observe(owner: { threadId: string; runId: string; executionId: st
   expect(response.status).toBe(200);
   expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
   return new LiveSse(response);
+}
+
+/** CancelTask params are only `{id}`: count them by task. */
+function cancelsOf(taskId: string): number {
+  return stack.emulator.callsOf('CancelTask').filter((call) => (call.params as { id: string }).id === taskId).length;
 }
 
 function subscriptionsOf(taskId: string): number {
@@ -100,6 +105,21 @@ describe('observing an interrupted execution', () => {
   });
 });
 
+describe('observing an interrupted pipeline', () => {
+  it("stops at the pending sub-pipeline permission while the task keeps working, with the owner's interrupt ids", async () => {
+    const threadId = uniqueId('thread');
+    const runId = uniqueId('run');
+    const owner = await stack.run(runBody({ threadId, runId, text: 'pipeline', iacCode: { runMode: 'pipeline' } }));
+    const announced = interruptsOf(owner.sse);
+    const observed = await (await observe({ threadId, runId, executionId: sessionValue(owner.sse)?.['executionId'] as string })).rest();
+    await assertValidAgUiStream(observed);
+    const last = observed.at(-1) as unknown as { type: string; outcome: { type: string; interrupts: Array<{ id: string }> } };
+    expect(last.type).toBe('RUN_FINISHED');
+    expect(last.outcome.interrupts.map((interrupt) => interrupt.id)).toEqual(announced.map((interrupt) => interrupt.id));
+    expect(cancelsOf(sessionValue(owner.sse)?.['taskId'] as string)).toBe(0);
+  });
+});
+
 describe('observing a live run', () => {
   it('two observers on other connections see the rest of the run once, while the owner streams unaffected', async () => {
     await withWatchers(2, async () => {
@@ -114,7 +134,7 @@ describe('observing a live run', () => {
       expect(textOf(firstEvents)).toBe('Observers see this part. ');
       expect(textOf(secondEvents)).toBe('Observers see this part. ');
       expect(sessionOf(firstEvents)).toEqual(sessionOf(ownerEvents));
-      expect(threadCalls(stack, owner.threadId, 'CancelTask')).toHaveLength(0);
+      expect(cancelsOf(owner.taskId)).toBe(0);
       expect(subscriptionsOf(owner.taskId)).toBe(2);
     });
   });
@@ -170,7 +190,7 @@ describe('observing a live run', () => {
       expect(ownerEvents.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
       expect(observed.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
       expect(subscriptionsOf(owner.taskId)).toBe(2);
-      expect(stack.emulator.callsOf('CancelTask').filter((call) => (call.params as { id: string }).id === owner.taskId)).toHaveLength(0);
+      expect(cancelsOf(owner.taskId)).toBe(0);
     });
   });
 
@@ -208,7 +228,7 @@ describe('observing when the kernel misbehaves', () => {
       // A healthy observer releases the watched task; the owner ends normally.
       await (await observe(owner)).rest();
       expect((await owner.stream.rest()).at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
-      expect(threadCalls(stack, owner.threadId, 'CancelTask')).toHaveLength(0);
+      expect(cancelsOf(owner.taskId)).toBe(0);
     }
   });
 
@@ -255,7 +275,7 @@ describe('observing when the kernel misbehaves', () => {
       await assertValidAgUiStream(observed);
       expect(terminals(observed)).toEqual([expect.objectContaining({ type: 'RUN_ERROR', code: 'A2A_PROTOCOL_ERROR' })]);
       expect((await owner.stream.rest()).at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
-      expect(threadCalls(foreign, owner.threadId, 'CancelTask')).toHaveLength(0);
+      expect(cancelsOf(owner.taskId)).toBe(0);
     } finally {
       await foreign.close();
     }
