@@ -17,6 +17,7 @@ import { type CorsOrigins, preflightResponse, withCors } from './cors.js';
 import { errorResponse, jsonResponse } from './json-response.js';
 import { handlePreStop, isPreStopCall, PRE_STOP_PATH, type PreStopDrain } from './pre-stop-route.js';
 import { handleRun } from './run-route.js';
+import { handleSubscribe } from './subscribe-route.js';
 
 export interface AppConfig {
   authToken: Secret | undefined;
@@ -51,6 +52,7 @@ export interface App {
 }
 
 const CANCEL_PATH = /^\/extensions\/iac-code\/v1\/executions\/([^/]+)\/cancel$/;
+const SUBSCRIBE_PATH = /^\/extensions\/iac-code\/v1\/executions\/([^/]+)\/subscribe$/;
 
 export function createApp(deps: AppDeps): App {
   const corsOrigins = deps.config.corsOrigins ?? [];
@@ -63,7 +65,7 @@ export function createApp(deps: AppDeps): App {
 
 /** A path the adapter serves (for CORS preflights), not counting FC's /pre-stop. */
 function isKnownRoute(pathname: string): boolean {
-  return pathname === '/health' || pathname === '/' || CANCEL_PATH.test(pathname);
+  return pathname === '/health' || pathname === '/' || CANCEL_PATH.test(pathname) || SUBSCRIBE_PATH.test(pathname);
 }
 
 async function dispatch(request: Request, deps: AppDeps, corsOrigins: CorsOrigins): Promise<Response> {
@@ -87,6 +89,11 @@ async function dispatch(request: Request, deps: AppDeps, corsOrigins: CorsOrigin
     if (cancel) {
       const executionId = safeDecode(cancel[1] as string);
       return executionId === undefined ? notFound() : await route('POST', () => handleCancel(request, executionId, deps, logger));
+    }
+    const subscribe = SUBSCRIBE_PATH.exec(url.pathname);
+    if (subscribe) {
+      const executionId = safeDecode(subscribe[1] as string);
+      return executionId === undefined ? notFound() : await route('POST', () => handleSubscribe(request, executionId, deps, logger));
     }
     // Only FC's own lifecycle call sees this path (pre-stop-route.ts); to anyone else it does not exist.
     const { preStop } = deps;

@@ -17,6 +17,7 @@ const STATUS: Partial<Record<ErrorCode, number>> = {
   EXECUTION_LOST: 409,
   STATE_UNAVAILABLE: 503,
   EXECUTION_NOT_FOUND: 404,
+  OBSERVATION_IDENTITY_CHANGED: 409,
 };
 
 export function httpStatusFor(code: ErrorCode): number {

@@ -10,6 +10,7 @@ export class FaultyStore implements ThreadStore {
   loads = 0;
   private failingSaves = new Set<number>();
   private failingLoads = false;
+  private failingWhere: ((document: Record<string, unknown>) => boolean) | undefined;
 
   constructor(readonly inner: ThreadStore) {
     this.kind = inner.kind;
@@ -18,6 +19,14 @@ export class FaultyStore implements ThreadStore {
   /** Fails the save that is the `n`-th from now (1 = the next one). */
   failSaveAfter(n: number): void {
     this.failingSaves.add(this.saves + n);
+  }
+
+  /**
+   * Fails the next save whose document matches — a write picked by what it writes, not by its
+   * rank, for runs whose lease renewals may land in between under load.
+   */
+  failSaveWhere(matches: (document: Record<string, unknown>) => boolean): void {
+    this.failingWhere = matches;
   }
 
   failLoads(on: boolean): void {
@@ -33,6 +42,10 @@ export class FaultyStore implements ThreadStore {
   async save(threadId: string, document: unknown, expected: number): Promise<number> {
     this.saves += 1;
     if (this.failingSaves.delete(this.saves)) throw new StoreUnavailableError('injected save failure');
+    if (this.failingWhere?.(document as Record<string, unknown>)) {
+      this.failingWhere = undefined;
+      throw new StoreUnavailableError('injected save failure');
+    }
     return this.inner.save(threadId, document, expected);
   }
 }

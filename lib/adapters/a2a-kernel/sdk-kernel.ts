@@ -107,7 +107,11 @@ export class SdkA2AKernel implements A2AKernel {
     }
   }
 
-  /** SPEC §8: 404 with a JSON `error` object = the session is missing; 404/405 otherwise = no such route. */
+  /**
+   * docs/protocol.md §7.8: a 404 whose JSON body has an `error` object, or `status: "not_found"`
+   * (what the newest kernel sends), means the session is missing; any other 404, or a 405, means
+   * the kernel predates the route (v0.13.1) and the step is skipped.
+   */
   async ensureSessionRestored(request: { cwd: string; sessionId: string; taskId: string }, options: KernelCallOptions = {}): Promise<SessionRestoreResult> {
     const response = await this.http(
       'iac-code/session/ensure-restored',
@@ -117,7 +121,7 @@ export class SdkA2AKernel implements A2AKernel {
     const body = await response.json().catch(() => undefined);
     const error = isObject(body) && isObject(body['error']) ? body['error'] : undefined;
     if (response.status === 200 && isObject(body) && typeof body['status'] === 'string') return { outcome: 'ok', status: body['status'] };
-    if (response.status === 404 && error) return { outcome: 'missing' };
+    if (response.status === 404 && (error || (isObject(body) && body['status'] === 'not_found'))) return { outcome: 'missing' };
     if (response.status === 404 || response.status === 405) return { outcome: 'unsupported' };
     if (response.status === 409 && error?.['code'] === 'SESSION_BACKUP_NOT_READY') return { outcome: 'backupNotReady' };
     throw new KernelUnavailableError(`ensure-restored answered HTTP ${response.status}`, { status: response.status });

@@ -25,6 +25,11 @@ export interface StreamResult {
 export interface ConsumeOptions {
   /** Runs once, after the first item's identities check out and before anything is emitted for it. */
   onAccepted?: () => Promise<void>;
+  /**
+   * The stream attaches to a task already running (SubscribeToTask): its `task` items are
+   * snapshots, whose status text is read only once the task stopped (snapshotStatusText).
+   */
+  attached?: boolean;
 }
 
 export async function consumeStream(session: RunSession, stream: AsyncIterable<WireStreamItem>, options: ConsumeOptions = {}): Promise<StreamResult> {
@@ -37,7 +42,7 @@ export async function consumeStream(session: RunSession, stream: AsyncIterable<W
       sawItem = true;
       await options.onAccepted?.();
     }
-    const newInputs = absorbItem(session, item);
+    const newInputs = absorbItem(session, item, options.attached ? snapshotStatusText(item) : true);
     if (item.state) lastState = item.state;
     if (newInputs.length > 0) return { lastState, sawItem, newInputs };
     if (item.state && STOP_STATES.has(item.state)) break;
@@ -94,4 +99,14 @@ export async function absorbIdentities(session: RunSession, item: InboundItem): 
 
 export function isStopState(state: string | undefined): boolean {
   return state !== undefined && STOP_STATES.has(state);
+}
+
+/**
+ * Whether a task snapshot's status text is mapped (docs/protocol.md §5.6): only once the task
+ * stopped, when it is the whole final answer. While the task works its status message is just the
+ * latest streamed delta — already delivered, or followed by the deltas a subscription brings — so
+ * mapping it would repeat or garble text. Status updates are always mapped.
+ */
+export function snapshotStatusText(item: InboundItem): boolean {
+  return item.kind !== 'task' || isStopState(item.state);
 }

@@ -14,7 +14,7 @@ import { promptAnswer } from '../interrupts/prompt-answer.js';
 import type { Answer } from '../interrupts/resume-plan.js';
 import { KernelRpcError, StoreError } from '../ports.js';
 import { acceptAnswers } from '../thread/interrupt-transitions.js';
-import { absorbIdentities, absorbItem, consumeStream, isStopState, type StreamResult } from './consume-stream.js';
+import { absorbIdentities, absorbItem, consumeStream, isStopState, type StreamResult, snapshotStatusText } from './consume-stream.js';
 import { recoverPipeline } from './pipeline-recovery.js';
 import { finishRun } from './run-ending.js';
 import { classifyRunError, isBackupNotReady, persistenceFailureKeepingInterrupt, RunFailure } from './run-failure.js';
@@ -105,7 +105,22 @@ async function deliverPrompt(session: RunSession, answer: Answer, signal: AbortS
     if (typeof toolUseId === 'string' && toolUseId && toolResult !== undefined) session.emitAll(session.translator.toolResult(toolUseId, toolResult));
   });
   signal.throwIfAborted();
-  await finishRun(session, result);
+  await finishAnswerStream(session, result, signal);
+}
+
+/**
+ * How a run goes on after the stream that delivered an answer ended (docs/protocol.md §5.6): a new
+ * required input or a stop state ends the run from that stream; otherwise the task still works
+ * (a prompt answer's stream may end while a pipeline goes on, contract-2 §6.3), so the run follows
+ * the task with SubscribeToTask instead of failing. Every answer kind delivered by a streaming
+ * message ends through here.
+ */
+export async function finishAnswerStream(session: RunSession, result: StreamResult, signal: AbortSignal): Promise<void> {
+  if (result.newInputs.length > 0 || isStopState(result.lastState)) {
+    await finishRun(session, result);
+    return;
+  }
+  await finishFromSubscription(session, signal);
 }
 
 /** Permissions from the task's own input: one streaming message each (contract §A.5 table, row 1). */
@@ -118,12 +133,7 @@ async function deliverStreamingPermissions(session: RunSession, answers: Answer[
     if (result.newInputs.length > 0 || (result.lastState !== undefined && TERMINAL_STATES.has(result.lastState))) break;
   }
   signal.throwIfAborted();
-  const last = result as StreamResult;
-  if (last.newInputs.length > 0 || isStopState(last.lastState)) {
-    await finishRun(session, last);
-    return;
-  }
-  await finishFromSubscription(session, signal);
+  await finishAnswerStream(session, result as StreamResult, signal);
 }
 
 /** Sideband permissions: SendMessage each, then follow the task (contract §A.5 row 2, §A.8). */
@@ -159,7 +169,7 @@ async function finishFromSubscription(session: RunSession, signal: AbortSignal):
     return;
   }
   try {
-    const streamed = await consumeStream(session, session.kernel.subscribeToTask(session.taskId as string, { signal }));
+    const streamed = await consumeStream(session, session.kernel.subscribeToTask(session.taskId as string, { signal }), { attached: true });
     if (streamed.newInputs.length > 0 || isStopState(streamed.lastState)) {
       await catchUp(session, streamed, signal);
       return;
@@ -183,5 +193,5 @@ async function finishFromSubscription(session: RunSession, signal: AbortSignal):
 async function snapshotResult(session: RunSession, signal: AbortSignal): Promise<StreamResult> {
   const item = unwrapTask(await session.kernel.getTask(session.taskId as string, 100, { signal }));
   await absorbIdentities(session, item);
-  return { lastState: item.state, sawItem: true, newInputs: absorbItem(session, item, isStopState(item.state)) };
+  return { lastState: item.state, sawItem: true, newInputs: absorbItem(session, item, snapshotStatusText(item)) };
 }

@@ -36,6 +36,17 @@ export interface EmulatorControls {
   sessions: Map<string, SessionState>;
   /** False: the kernel predates /iac-code/session/ensure-restored (v0.13.1, SPEC §8). */
   restoreRoute: boolean;
+  /**
+   * How ensure-restored answers a missing session (docs/protocol.md §7.8): `status` — 404
+   * `{"status":"not_found"}`, as the newest kernel does (default); `error` — 404 with an `error`
+   * object, as earlier kernels did.
+   */
+  missingSessionAnswer: 'status' | 'error';
+  /**
+   * Watched scenarios (observation-scenarios.ts) go on once `observers` SubscribeToTask streams
+   * have attached to their task, or after `timeoutMs` without them.
+   */
+  watch: { observers: number; timeoutMs: number };
   rpcFaults: RpcFault[];
   /**
    * What GetTask shows of the open inputs: `full` (default); `none` — a restarted kernel that kept

@@ -18,7 +18,7 @@ export function mountKernelRoutes(app: Express, controls: EmulatorControls, scri
       return;
     }
     const state = controls.sessions.get(body.sessionId) ?? 'ok';
-    if (state === 'missing') res.status(404).json({ error: { code: 'SESSION_NOT_FOUND', message: 'The iac-code session does not exist.' } });
+    if (state === 'missing') res.status(404).json(missingSessionBody(controls.missingSessionAnswer));
     else if (state === 'backupNotReady') res.status(409).json({ error: { code: 'SESSION_BACKUP_NOT_READY', retryable: true, message: 'Session backup is still synchronizing.' } });
     else res.status(200).json({ status: 'current' });
   });
@@ -37,4 +37,9 @@ export function mountKernelRoutes(app: Express, controls: EmulatorControls, scri
     }
     res.status(200).json(log.state(after));
   });
+}
+
+/** The newest kernel answers a missing session with `{"status":"not_found"}`; earlier ones with an `error` object (docs/protocol.md §7.8). */
+function missingSessionBody(answer: EmulatorControls['missingSessionAnswer']): Record<string, unknown> {
+  return answer === 'status' ? { status: 'not_found' } : { error: { code: 'SESSION_NOT_FOUND', message: 'The iac-code session does not exist.' } };
 }

@@ -15,6 +15,7 @@ import { type EmulatorControls, EmulatorExecutor } from './executor.js';
 import { interruptScenarios } from './interrupt-scenarios.js';
 import { mountKernelRoutes } from './kernel-routes.js';
 import { messageGuard } from './message-guard.js';
+import { observationScenarios } from './observation-scenarios.js';
 import { pipelineLongScenario } from './pipeline-long-scenario.js';
 import { RESOURCE_SELECTION_SCENARIOS } from './resource-selection-scenarios.js';
 import { rpcGuard } from './rpc-guard.js';
@@ -34,6 +35,8 @@ export interface A2AEmulatorOptions {
   silenceMs?: number;
   /** False: behave like v0.13.1, which has no /iac-code/session/ensure-restored (SPEC §8). */
   restoreRoute?: boolean;
+  /** How a missing session is answered (EmulatorControls.missingSessionAnswer; default `status`). */
+  missingSessionAnswer?: 'status' | 'error';
 }
 
 export interface A2AEmulator {
@@ -82,11 +85,14 @@ export async function startA2AEmulator(options: A2AEmulatorOptions = {}): Promis
     silenceMs: options.silenceMs ?? 20_000,
     sessions: new Map(),
     restoreRoute: options.restoreRoute ?? true,
+    missingSessionAnswer: options.missingSessionAnswer ?? 'status',
+    watch: { observers: 1, timeoutMs: 10_000 },
     rpcFaults: [],
     snapshotInputs: 'full',
   };
   for (const [name, scenario] of Object.entries(interruptScenarios(controls))) controls.scenarios.set(name, scenario);
   for (const [name, scenario] of Object.entries({ ...RESOURCE_SELECTION_SCENARIOS, 'pipeline-long': pipelineLongScenario })) controls.scenarios.set(name, scenario);
+  for (const [name, scenario] of Object.entries(observationScenarios(controls))) controls.scenarios.set(name, scenario);
   const executor = new EmulatorExecutor(controls);
   const app = express();
   let url = '';

@@ -31,4 +31,6 @@ export function answerSubscribe(res: Response, id: unknown, script: TaskScript, 
   send({ task: taskSnapshot(script, controls.snapshotInputs) });
   script.taps.add(listener);
   res.on('close', () => script.taps.delete(listener));
+  // Any number of streams may watch one task at once, each from its own attachment on (docs/architecture.md §9.2).
+  script.attached();
 }

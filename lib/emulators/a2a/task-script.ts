@@ -54,6 +54,9 @@ export class TaskScript {
   pipelineLog: PipelineLog | undefined;
   /** Listeners that see every published event as wire JSON (the kernel's own SubscribeToTask). */
   readonly taps = new Set<(item: Json) => void>();
+  /** SubscribeToTask streams attached to this task so far (each counts once, even after it left). */
+  private attachments = 0;
+  private attachWaiters: Array<() => void> = [];
 
   constructor(
     readonly taskId: string,
@@ -215,6 +218,46 @@ export class TaskScript {
 
   finished(): void {
     this.bus.finished();
+  }
+
+  /**
+   * Ends the stream of the current request while the task works on, as the kernel ends a prompt
+   * answer's stream while a pipeline continues (contract-2 §6.3). Later events reach only
+   * SubscribeToTask observers (the taps) and what GetTask shows.
+   */
+  detach(): void {
+    this.bus.finished();
+  }
+
+  /** A SubscribeToTask stream attached (subscribe.ts). */
+  attached(): void {
+    this.attachments += 1;
+    const waiters = this.attachWaiters;
+    this.attachWaiters = [];
+    for (const resolve of waiters) resolve();
+  }
+
+  /**
+   * Waits until `count` SubscribeToTask streams have attached to this task, or `timeoutMs` passed:
+   * scenarios that are watched go on only once their observers listen, so what each observer sees
+   * does not depend on timing.
+   */
+  async untilAttached(count: number, timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.attachments < count && Date.now() < deadline) {
+      this.throwIfCancelled();
+      await new Promise<void>((resolve) => {
+        const wake = (): void => {
+          clearTimeout(timer);
+          this.signal.removeEventListener('abort', wake);
+          resolve();
+        };
+        const timer = setTimeout(wake, deadline - Date.now());
+        this.signal.addEventListener('abort', wake, { once: true });
+        this.attachWaiters.push(wake);
+      });
+    }
+    this.throwIfCancelled();
   }
 
   private tap(item: Json): void {

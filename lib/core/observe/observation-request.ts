@@ -1,0 +1,33 @@
+/**
+ * The body of `POST …/executions/{executionId}/subscribe` (docs/protocol.md §6.14): exactly
+ * `threadId`, `runId` and `rosInvocationId` as non-empty strings, plus an optional
+ * `afterSequence` of any type that is accepted and ignored (the peer's clients send it; the
+ * adapter always starts from the kernel's snapshot). Any other key is refused.
+ */
+import { z } from 'zod';
+import { AdapterError } from '../errors.js';
+import { fieldIssues } from '../protocol/field-issues.js';
+
+const observationBodySchema = z.strictObject({
+  threadId: z.string().min(1),
+  runId: z.string().min(1),
+  rosInvocationId: z.string().min(1).max(256),
+  afterSequence: z.unknown().optional(),
+});
+
+/** Who asks to observe which execution. */
+export interface ObservationRequest {
+  /** The path's `{executionId}`, percent-decoded. */
+  executionId: string;
+  threadId: string;
+  runId: string;
+  rosInvocationId: string;
+}
+
+/** 400 INVALID_INPUT naming every failing field (docs/protocol.md §2.2). */
+export function parseObservationRequest(body: unknown, executionId: string): ObservationRequest {
+  const parsed = observationBodySchema.safeParse(body);
+  if (!parsed.success) throw new AdapterError('INVALID_INPUT', 'invalidSubscribeBody', fieldIssues(parsed.error));
+  const { threadId, runId, rosInvocationId } = parsed.data;
+  return { executionId, threadId, runId, rosInvocationId };
+}

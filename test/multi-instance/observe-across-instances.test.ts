@@ -1,0 +1,108 @@
+/**
+ * Observing across instances (docs/protocol.md §6.12, §6.14): two real adapter processes share one
+ * OSS emulator bucket and one A2A emulator, as two FC instances do.
+ *
+ * - a run streams on A while an observer follows it on B: both see it to its end, nothing is
+ *   cancelled;
+ * - A dies (SIGKILL) mid-run under an official HttpAgent: the client's connection drops, and the
+ *   official client reconnects through subscribe on B and sees the run to its end — the task lives
+ *   on in the kernel and A's unexpired lease keeps the execution observable.
+ */
+import { type BaseEvent, HttpAgent } from '@ag-ui/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type A2AEmulator, startA2AEmulator } from '../../lib/emulators/a2a/server.js';
+import { type OssEmulator, startOssEmulator } from '../../lib/emulators/oss/server.js';
+import { type AdapterProcess, startAdapterProcess } from '../support/adapter-process.js';
+import { assertValidAgUiStream } from '../support/agui-oracle.js';
+import { tolerantFetch } from '../support/dropping-fetch.js';
+import { iacCode, runBody, uniqueId } from '../support/fixtures.js';
+import { isSessionEvent, LiveSse } from '../support/live-sse.js';
+import { subscribe, textOf } from '../support/observe.js';
+import { TEST_BUCKET, TEST_KEY } from '../support/oss.js';
+import { SubscribeAgent } from '../support/subscribe-agent.js';
+
+let kernel: A2AEmulator;
+let oss: OssEmulator;
+let a: AdapterProcess;
+let b: AdapterProcess;
+
+beforeAll(async () => {
+  [kernel, oss] = await Promise.all([startA2AEmulator(), startOssEmulator()]);
+  const env = {
+    IAC_CODE_AGUI_A2A_URL: kernel.url,
+    IAC_CODE_AGUI_STATE_STORE: 'oss',
+    IAC_CODE_AGUI_OSS_ENDPOINT: oss.endpoint,
+    IAC_CODE_AGUI_OSS_BUCKET: TEST_BUCKET,
+    IAC_CODE_AGUI_OSS_REGION: 'cn-hangzhou',
+    ALIBABA_CLOUD_ACCESS_KEY_ID: TEST_KEY.accessKeyId,
+    ALIBABA_CLOUD_ACCESS_KEY_SECRET: TEST_KEY.accessKeySecret,
+  };
+  [a, b] = await Promise.all([startAdapterProcess(env), startAdapterProcess(env)]);
+}, 60_000);
+
+afterAll(async () => {
+  await Promise.all([a?.stop(), b?.stop()]);
+  await Promise.all([kernel?.close(), oss?.close()]);
+});
+
+function cancelsOf(taskId: string): number {
+  return kernel.callsOf('CancelTask').filter((call) => (call.params as { id: string }).id === taskId).length;
+}
+
+describe('observers on another instance', () => {
+  it('follows on B a run that streams on A; both end success, the observer sees the rest once, nothing is cancelled', async () => {
+    const threadId = uniqueId('thread');
+    const runId = uniqueId('run');
+    const response = await fetch(`${a.url}/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+      body: JSON.stringify(runBody({ threadId, runId, text: 'watched' })),
+    });
+    const owner = new LiveSse(response);
+    const session = await owner.until((event) => isSessionEvent(event) && typeof (event['value'] as Record<string, unknown>)['taskId'] === 'string');
+    const { executionId, taskId } = session['value'] as { executionId: string; taskId: string };
+    const observed = await subscribe(b.url, executionId, { threadId, runId, rosInvocationId: 'invocation-1' });
+    expect(observed.status).toBe(200);
+    const [ownerEvents, observerEvents] = await Promise.all([owner.rest(), new LiveSse(observed).rest()]);
+    await assertValidAgUiStream(observerEvents);
+    expect(ownerEvents.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
+    expect(observerEvents.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
+    expect(textOf(observerEvents)).toBe('Observers see this part. ');
+    expect(cancelsOf(taskId)).toBe(0);
+  });
+
+  it('reconnects with the official client on B after A died mid-run, and sees the run to its end', async () => {
+    const threadId = uniqueId('thread');
+    const runId = uniqueId('run');
+    const owner = new HttpAgent({ url: `${a.url}/`, threadId, fetch: tolerantFetch });
+    owner.messages.push({ id: uniqueId('msg'), role: 'user', content: 'watched' });
+    let announced: (value: { executionId: string; taskId: string }) => void = () => undefined;
+    const session = new Promise<{ executionId: string; taskId: string }>((resolve) => {
+      announced = resolve;
+    });
+    const ownerEvents: BaseEvent[] = [];
+    const ownerRun = owner.runAgent(
+      { runId, forwardedProps: { iacCode: iacCode() } },
+      {
+        onEvent: ({ event }) => {
+          ownerEvents.push(event);
+          const value = (event as { value?: { executionId: string; taskId: string | null } }).value;
+          if (event.type === 'CUSTOM' && value?.taskId) announced({ executionId: value.executionId, taskId: value.taskId });
+        },
+      },
+    );
+    const { executionId, taskId } = await session;
+    await a.stop('SIGKILL');
+    await ownerRun;
+    // The owner's stream just stopped: no terminal event ever reached it.
+    expect(ownerEvents.filter((event) => event.type === 'RUN_FINISHED' || event.type === 'RUN_ERROR')).toEqual([]);
+
+    const followed: BaseEvent[] = [];
+    const reconnected = new SubscribeAgent(b.url, executionId, threadId, 'invocation-1');
+    await reconnected.runAgent({ runId }, { onEvent: ({ event }) => void followed.push(event) });
+    expect(followed[0]).toMatchObject({ type: 'RUN_STARTED', threadId, runId });
+    expect(followed.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
+    expect(textOf(followed as never)).toBe('Observers see this part. ');
+    expect(cancelsOf(taskId)).toBe(0);
+  });
+});
