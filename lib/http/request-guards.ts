@@ -7,6 +7,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { AdapterError } from '../core/errors.js';
 import type { MessageKey } from '../core/i18n/catalogue.js';
 import type { Secret } from '../core/secret.js';
+import { parseJsonBody } from './json-body.js';
 
 export function checkBearer(request: Request, token: Secret | undefined): void {
   if (!token) return;
@@ -20,9 +21,32 @@ export function checkBearer(request: Request, token: Secret | undefined): void {
   if (scheme.toLowerCase() !== 'bearer' || !matches) throw new AdapterError('UNAUTHORIZED', 'unauthorized');
 }
 
+/**
+ * `application/json`, parameters allowed; a `charset` parameter must name UTF-8 (docs/protocol.md
+ * §1.3): the body is always decoded as UTF-8, so another charset would be misread, not converted.
+ * Charset labels are resolved as the WHATWG Encoding standard does (TextDecoder: `utf8`,
+ * `unicode-1-1-utf-8`, … are UTF-8; an unknown label is not).
+ */
 export function checkJsonContentType(request: Request): void {
-  const mediaType = (request.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
-  if (mediaType !== 'application/json') throw new AdapterError('UNSUPPORTED_MEDIA_TYPE', 'unsupportedMediaType');
+  const [mediaType, ...parameters] = (request.headers.get('content-type') ?? '').split(';');
+  if (mediaType?.trim().toLowerCase() !== 'application/json') throw new AdapterError('UNSUPPORTED_MEDIA_TYPE', 'unsupportedMediaType');
+  for (const parameter of parameters) {
+    const equals = parameter.indexOf('=');
+    if (equals < 0 || parameter.slice(0, equals).trim().toLowerCase() !== 'charset') continue;
+    const label = parameter
+      .slice(equals + 1)
+      .trim()
+      .replace(/^"(.*)"$/, '$1');
+    if (!isUtf8Label(label)) throw new AdapterError('UNSUPPORTED_MEDIA_TYPE', 'unsupportedCharset');
+  }
+}
+
+function isUtf8Label(label: string): boolean {
+  try {
+    return new TextDecoder(label).encoding === 'utf-8';
+  } catch {
+    return false;
+  }
 }
 
 export async function readJsonBody(request: Request, limit: number, tooLarge: MessageKey): Promise<unknown> {
@@ -49,9 +73,5 @@ export async function readJsonBody(request: Request, limit: number, tooLarge: Me
     bytes.set(chunk, offset);
     offset += chunk.byteLength;
   }
-  try {
-    return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
-  } catch {
-    throw new AdapterError('INVALID_JSON', 'invalidJson');
-  }
+  return parseJsonBody(bytes);
 }

@@ -21,4 +21,10 @@ describe('thread keys (SPEC §5)', () => {
     expect(threadKey(`${long}a`)).not.toBe(threadKey(`${long}b`));
     expect(threadKey('T'.repeat(96)).startsWith('aguiid~')).toBe(true);
   });
+
+  it('keeps raw ids only up to 200 characters: a longer safe id is hashed, so no key outgrows a file name', () => {
+    expect(threadKey('a'.repeat(200))).toBe('a'.repeat(200));
+    for (const length of [201, 210, 2_000]) expect(threadKey('a'.repeat(length))).toMatch(/^aguihash~[0-9a-f]{64}$/);
+    expect(threadKey('a'.repeat(201))).not.toBe(threadKey('a'.repeat(202)));
+  });
 });

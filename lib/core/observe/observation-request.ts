@@ -7,11 +7,13 @@
 import { z } from 'zod';
 import { AdapterError } from '../errors.js';
 import { fieldIssues } from '../protocol/field-issues.js';
+import { identity, MAX_ID_LENGTH } from '../protocol/identity.js';
 
+// The same identity rules as POST / (docs/protocol.md §1.4): bounded, and no lone surrogates.
 const observationBodySchema = z.strictObject({
-  threadId: z.string().min(1),
-  runId: z.string().min(1),
-  rosInvocationId: z.string().min(1).max(256),
+  threadId: identity(MAX_ID_LENGTH),
+  runId: identity(MAX_ID_LENGTH),
+  rosInvocationId: identity(256),
   afterSequence: z.unknown().optional(),
 });
 

@@ -10,6 +10,7 @@ import { sha256Hex } from '../hash.js';
 import type { MessageKey } from '../i18n/catalogue.js';
 import { fieldIssues } from './field-issues.js';
 import { normaliseIacCode } from './iac-code-aliases.js';
+import { isWellFormed, LONE_SURROGATE_MESSAGE } from './identity.js';
 import { envelopeSchema, type IacCodeProps, iacCodeSchema, type ResumeEntry } from './schemas.js';
 import { userContentToParts } from './user-content.js';
 import { checkWorkspace } from './workspace.js';
@@ -77,6 +78,8 @@ export function parseRunRequest(body: unknown, options: RunRequestOptions): RunR
     if (typeof message.id !== 'string' || message.id.length === 0) {
       throw new AdapterError('INVALID_INPUT', 'invalidUserContent', [{ path: `messages[${index}].id`, message: 'Required.' }]);
     }
+    // Its id becomes the A2A messageId (docs/protocol.md §3.3): an identity, so well-formed.
+    if (!isWellFormed(message.id)) throw new AdapterError('INVALID_INPUT', 'invalidEnvelope', [{ path: `messages[${index}].id`, message: LONE_SURROGATE_MESSAGE }]);
     const contentPath = `messages[${index}].content`;
     userMessage = { id: message.id, parts: userContentToParts(message.content, contentPath), contentPath };
   }

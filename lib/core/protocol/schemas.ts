@@ -8,6 +8,7 @@
  * (iac-code-aliases.ts, docs/protocol.md §3.5).
  */
 import { z } from 'zod';
+import { identity, MAX_CWD_LENGTH, MAX_ID_LENGTH, wellFormed } from './identity.js';
 
 export const MESSAGE_ROLES = ['developer', 'system', 'assistant', 'user', 'tool', 'activity', 'reasoning'] as const;
 
@@ -17,16 +18,16 @@ const messageSchema = z.looseObject({
 });
 
 export const resumeEntrySchema = z.strictObject({
-  interruptId: z.string().min(1),
+  interruptId: identity(),
   status: z.enum(['resolved', 'cancelled']),
   payload: z.unknown().optional(),
   metadata: z.record(z.string(), z.unknown()).optional(),
 });
 
 export const envelopeSchema = z.looseObject({
-  threadId: z.string().min(1),
-  runId: z.string().min(1),
-  parentRunId: z.string().min(1).optional(),
+  threadId: identity(MAX_ID_LENGTH),
+  runId: identity(MAX_ID_LENGTH),
+  parentRunId: identity().optional(),
   protocolVersion: z.string().optional(),
   state: z.unknown().refine((value) => value !== undefined, 'Required'),
   messages: z.array(messageSchema),
@@ -40,7 +41,7 @@ export const envelopeSchema = z.looseObject({
 const optionalString = z.string().nullish();
 const stringMap = z.record(z.string(), z.string());
 /** guidanceId / inputDigest: a non-empty string, or null (docs/protocol.md §3.5). */
-const optionalToken = z.string().min(1).nullish();
+const optionalToken = identity().nullish();
 
 export const alibabaCloudSchema = z.strictObject({
   accessKeyId: optionalString,
@@ -51,8 +52,8 @@ export const alibabaCloudSchema = z.strictObject({
 
 export const iacCodeSchema = z.strictObject({
   schemaVersion: z.literal(1),
-  rosInvocationId: z.string().min(1).max(256),
-  cwd: z.string().min(1),
+  rosInvocationId: identity(256),
+  cwd: wellFormed(z.string().min(1).max(MAX_CWD_LENGTH)).refine((cwd) => !cwd.includes('\0'), 'Must not contain NUL.'),
   model: optionalString,
   llmApiKey: optionalString,
   llmHeaders: stringMap.nullish(),
@@ -63,7 +64,7 @@ export const iacCodeSchema = z.strictObject({
       budget: z.int().positive().nullish(),
     })
     .nullish(),
-  userId: optionalString,
+  userId: wellFormed(z.string()).nullish(),
   channel: optionalString,
   preferredLanguage: optionalString,
   candidatePresentation: z.enum(['standard', 'rich']).nullish(),
@@ -85,6 +86,6 @@ export type Envelope = z.infer<typeof envelopeSchema>;
 
 /** The cancel extension's body (SPEC §4 "Cancel"). */
 export const cancelBodySchema = z.looseObject({
-  threadId: z.string().min(1),
-  rosInvocationId: z.string().min(1),
+  threadId: identity(MAX_ID_LENGTH),
+  rosInvocationId: identity(),
 });

@@ -11,6 +11,7 @@ import { type A2AKernel, type Logger, StoreError, type ThreadStore } from '../po
 import { type CasDecision, compareAndSwap } from '../thread/compare-and-swap.js';
 import type { ThreadDocument } from '../thread/document.js';
 import { cancelCurrentExecution } from '../thread/interrupt-transitions.js';
+import { ownValue } from '../thread/keyed-record.js';
 import { isExecutionTerminal } from '../thread/run-transitions.js';
 
 export interface CancelRequest {
@@ -41,7 +42,7 @@ function decideCancel(document: ThreadDocument | undefined, request: CancelReque
   const execution = document.execution;
   if (request.executionId !== execution.executionId) {
     // An earlier, rotated execution matches the rosInvocationId it ran under.
-    if (document.terminalExecutions[request.executionId] !== request.rosInvocationId) throw notFound();
+    if (ownValue(document.terminalExecutions, request.executionId) !== request.rosInvocationId) throw notFound();
     return ALREADY_TERMINAL;
   }
   if (request.rosInvocationId !== execution.rosInvocationId) throw notFound();

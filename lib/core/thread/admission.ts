@@ -8,6 +8,7 @@ import { contextIdFor } from '../a2a/outbound.js';
 import { AdapterError } from '../errors.js';
 import type { RunRequest } from '../protocol/run-request.js';
 import { newExecution, THREAD_SCHEMA_VERSION, type ThreadDocument } from './document.js';
+import { keyedRecord, newestEntries, ownValue, withEntry } from './keyed-record.js';
 
 /**
  * Bounds that keep the document small (SPEC §5): run ids remembered for idempotency, and rotated
@@ -15,13 +16,6 @@ import { newExecution, THREAD_SCHEMA_VERSION, type ThreadDocument } from './docu
  */
 export const MAX_RUN_DIGESTS = 1000;
 export const MAX_TERMINAL_EXECUTIONS = 100;
-
-/** The `limit` most recently inserted entries of a record (insertion order). */
-export function newest<T>(record: Record<string, T>, limit: number): Record<string, T> {
-  const keys = Object.keys(record);
-  if (keys.length <= limit) return record;
-  return Object.fromEntries(keys.slice(keys.length - limit).map((key) => [key, record[key] as T]));
-}
 
 export interface AdmissionContext {
   now: number;
@@ -54,9 +48,9 @@ export function admitRun(stored: ThreadDocument | undefined, request: RunRequest
         userId,
         iacCodeSessionId: null,
         execution: newExecution(context.newExecutionId(), request.iacCode.rosInvocationId),
-        runDigests: { [request.runId]: request.digest },
+        runDigests: keyedRecord([[request.runId, request.digest]]),
         appliedResumes: [],
-        terminalExecutions: {},
+        terminalExecutions: keyedRecord<string>(),
         activeRun: lease,
       },
       orphanTaskId: undefined,
@@ -64,7 +58,7 @@ export function admitRun(stored: ThreadDocument | undefined, request: RunRequest
     };
   }
 
-  const previousDigest = stored.runDigests[request.runId];
+  const previousDigest = ownValue(stored.runDigests, request.runId);
   if (previousDigest !== undefined) {
     throw new AdapterError(previousDigest === request.digest ? 'DUPLICATE_RUN_ID' : 'RUN_ID_CONFLICT', 'runIdUsed');
   }
@@ -85,7 +79,7 @@ export function admitRun(stored: ThreadDocument | undefined, request: RunRequest
       throw new AdapterError('EXECUTION_LOST', 'executionLostRosInvocation');
     }
     return {
-      document: { ...stored, runDigests: newest({ ...stored.runDigests, [request.runId]: request.digest }, MAX_RUN_DIGESTS), activeRun: lease },
+      document: { ...stored, runDigests: newestEntries(withEntry(stored.runDigests, request.runId, request.digest), MAX_RUN_DIGESTS), activeRun: lease },
       orphanTaskId,
       rotated: false,
     };
@@ -97,9 +91,9 @@ export function admitRun(stored: ThreadDocument | undefined, request: RunRequest
     document: {
       ...stored,
       execution: { ...newExecution(context.newExecutionId(), request.iacCode.rosInvocationId), lastTaskId: execution.taskId ?? execution.lastTaskId },
-      runDigests: newest({ ...stored.runDigests, [request.runId]: request.digest }, MAX_RUN_DIGESTS),
+      runDigests: newestEntries(withEntry(stored.runDigests, request.runId, request.digest), MAX_RUN_DIGESTS),
       appliedResumes: [],
-      terminalExecutions: newest({ ...stored.terminalExecutions, [execution.executionId]: execution.rosInvocationId }, MAX_TERMINAL_EXECUTIONS),
+      terminalExecutions: newestEntries(withEntry(stored.terminalExecutions, execution.executionId, execution.rosInvocationId), MAX_TERMINAL_EXECUTIONS),
       activeRun: lease,
     },
     orphanTaskId,

@@ -6,8 +6,21 @@
  * affects only its own thread.
  */
 import { z } from 'zod';
+import { keyedRecord } from './keyed-record.js';
 
 export const THREAD_SCHEMA_VERSION = 1;
+
+/**
+ * A string → string map keyed by request data (keyed-record.ts). Read as a record without a
+ * prototype that keeps every own key: z.record would drop a "__proto__" key, so a run id of that
+ * name would be forgotten on every load. The stored JSON is the plain object it always was.
+ */
+const keyedStrings = z
+  .custom<Record<string, string>>(
+    (value) => typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every((entry) => typeof entry === 'string'),
+    'Expected an object of strings.',
+  )
+  .transform((value) => keyedRecord(Object.entries(value)));
 
 const pendingInterruptSchema = z.object({
   /** The interrupt id (= the A2A inputId). */
@@ -44,10 +57,10 @@ export const threadDocumentSchema = z.object({
   userId: z.string().nullable(),
   iacCodeSessionId: z.string().nullable(),
   execution: executionSchema,
-  runDigests: z.record(z.string(), z.string()),
+  runDigests: keyedStrings,
   appliedResumes: z.array(z.object({ executionId: z.string(), interruptId: z.string(), digest: z.string() })),
   /** executionId → the rosInvocationId it ran under, so a cancel of a rotated execution still matches. */
-  terminalExecutions: z.record(z.string(), z.string()),
+  terminalExecutions: keyedStrings,
   activeRun: leaseSchema.nullable(),
 });
 

@@ -9,8 +9,9 @@
  */
 import { AdapterError } from '../errors.js';
 import type { RunRequest } from '../protocol/run-request.js';
-import { MAX_RUN_DIGESTS, newest } from './admission.js';
+import { MAX_RUN_DIGESTS } from './admission.js';
 import type { ThreadDocument } from './document.js';
+import { newestEntries, ownValue, withEntry } from './keyed-record.js';
 import { isExecutionTerminal } from './run-transitions.js';
 
 /** Where the guidance goes: the live task of the thread's current execution. */
@@ -38,7 +39,7 @@ function currentTask(document: ThreadDocument): string | undefined {
 
 export function decideGuidance(stored: ThreadDocument | undefined, request: RunRequest): GuidanceAdmission {
   if (!stored) throw new AdapterError('EXECUTION_LOST', 'executionLostResume');
-  const previousDigest = stored.runDigests[request.runId];
+  const previousDigest = ownValue(stored.runDigests, request.runId);
   if (previousDigest !== undefined) throw new AdapterError(previousDigest === request.digest ? 'DUPLICATE_RUN_ID' : 'RUN_ID_CONFLICT', 'runIdUsed');
   if (stored.cwd !== request.cwd || stored.userId !== (request.iacCode.userId ?? null)) throw new AdapterError('THREAD_BINDING_CONFLICT', 'threadBindingConflict');
   const taskId = currentTask(stored);
@@ -46,7 +47,7 @@ export function decideGuidance(stored: ThreadDocument | undefined, request: RunR
   if (stored.execution.pending.length > 0) throw new AdapterError('RESUME_REQUIRED', 'resumeRequired');
   if (stored.activeRun === null) throw new AdapterError('EXECUTION_LOST', 'executionLostResume');
   return {
-    document: { ...stored, runDigests: newest({ ...stored.runDigests, [request.runId]: request.digest }, MAX_RUN_DIGESTS) },
+    document: { ...stored, runDigests: newestEntries(withEntry(stored.runDigests, request.runId, request.digest), MAX_RUN_DIGESTS) },
     target: { contextId: stored.contextId, taskId },
   };
 }

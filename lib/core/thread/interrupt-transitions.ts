@@ -4,6 +4,7 @@
 import type { RequiredInput } from '../interrupts/inputs.js';
 import type { DurableRunState } from '../translate/run-translator.js';
 import type { PendingInterrupt, ThreadDocument } from './document.js';
+import { withEntry } from './keyed-record.js';
 
 /** Adds inputs to pending (keeping order, upgrading a known input to sideband when seen so). */
 export function mergePending(pending: readonly PendingInterrupt[], inputs: readonly RequiredInput[]): PendingInterrupt[] {
@@ -56,7 +57,7 @@ export function cancelCurrentExecution(document: ThreadDocument): ThreadDocument
   return {
     ...document,
     execution: { ...execution, pending: [], taskId: null },
-    terminalExecutions: { ...document.terminalExecutions, [execution.executionId]: execution.rosInvocationId },
+    terminalExecutions: withEntry(document.terminalExecutions, execution.executionId, execution.rosInvocationId),
     activeRun: null,
   };
 }

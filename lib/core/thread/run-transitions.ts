@@ -4,6 +4,7 @@
  */
 import type { DurableRunState } from '../translate/run-translator.js';
 import type { ThreadDocument } from './document.js';
+import { ownValue, withEntry } from './keyed-record.js';
 
 export function renewLease(document: ThreadDocument, expiresAt: number): ThreadDocument {
   if (!document.activeRun) return document;
@@ -33,11 +34,11 @@ export function endRun(document: ThreadDocument, end: RunEnd): ThreadDocument {
   return {
     ...document,
     execution: { ...execution, ...end.durable, taskId: end.clearTask ? null : execution.taskId },
-    terminalExecutions: end.terminal ? { ...document.terminalExecutions, [execution.executionId]: execution.rosInvocationId } : document.terminalExecutions,
+    terminalExecutions: end.terminal ? withEntry(document.terminalExecutions, execution.executionId, execution.rosInvocationId) : document.terminalExecutions,
     activeRun: null,
   };
 }
 
 export function isExecutionTerminal(document: ThreadDocument, executionId: string): boolean {
-  return document.terminalExecutions[executionId] !== undefined;
+  return ownValue(document.terminalExecutions, executionId) !== undefined;
 }
