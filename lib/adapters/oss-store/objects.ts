@@ -20,6 +20,12 @@ export interface ListPage {
   keys: string[];
   /** Set when the listing was truncated. */
   nextContinuationToken: string | undefined;
+  /** Each key's Last-Modified (epoch ms), in the order of `keys`, when OSS gave it. */
+  lastModified?: Array<number | undefined>;
+  /** Each key's ETag as OSS lists it (the quoted upper-case MD5 of a simple upload), in the order of `keys`. */
+  etags?: Array<string | undefined>;
+  /** The OSS server's time of the answer (its Date header, epoch ms), when known. */
+  serverTime?: number | undefined;
 }
 
 export interface ListOptions {
@@ -30,8 +36,12 @@ export interface ListOptions {
 
 /** What the store needs from OSS. Errors are OssRequestError. */
 export interface OssObjects {
-  /** PutObject with `x-oss-forbid-overwrite: true` and Content-MD5. */
-  create(key: string, body: Buffer): Promise<void>;
+  /**
+   * PutObject with `x-oss-forbid-overwrite: true` and Content-MD5. Resolves with the OSS server's
+   * time of the answer (its Date header, epoch ms) as a number when known; anything else — a test's
+   * wrapper resolving with nothing — means not known.
+   */
+  create(key: string, body: Buffer): Promise<unknown>;
   /** GetObject; undefined on 404 NoSuchKey. */
   read(key: string): Promise<Buffer | undefined>;
   /** ListObjectsV2 under `prefix`, in OSS's lexicographic order. */
@@ -87,9 +97,12 @@ export class AliOssObjects implements OssObjects {
     this.client = new OSS(options);
   }
 
-  async create(key: string, body: Buffer): Promise<void> {
+  async create(key: string, body: Buffer): Promise<number | undefined> {
     const contentMd5 = createHash('md5').update(body).digest('base64');
-    await call('PutObject', () => this.client.put(key, body, { mime: 'application/json', headers: { 'x-oss-forbid-overwrite': 'true', 'Content-MD5': contentMd5 } }));
+    const result = await call('PutObject', () =>
+      this.client.put(key, body, { mime: 'application/json', headers: { 'x-oss-forbid-overwrite': 'true', 'Content-MD5': contentMd5 } }),
+    );
+    return serverTime(result.res);
   }
 
   async read(key: string): Promise<Buffer | undefined> {
@@ -108,9 +121,13 @@ export class AliOssObjects implements OssObjects {
     if (options.startAfter) query['start-after'] = options.startAfter;
     if (options.continuationToken) query['continuation-token'] = options.continuationToken;
     const result = await call('ListObjectsV2', () => this.client.listV2(query, {}));
+    const objects = result.objects ?? [];
     return {
-      keys: (result.objects ?? []).map((object) => object.name),
+      keys: objects.map((object) => object.name),
       nextContinuationToken: result.isTruncated && result.nextContinuationToken ? result.nextContinuationToken : undefined,
+      lastModified: objects.map((object) => httpTime(object.lastModified)),
+      etags: objects.map((object) => (typeof object.etag === 'string' ? object.etag : undefined)),
+      serverTime: serverTime(result.res),
     };
   }
 
@@ -122,6 +139,19 @@ export class AliOssObjects implements OssObjects {
     if (keys.length === 0) return;
     await call('DeleteMultipleObjects', () => this.client.deleteMulti(keys, { quiet: true }));
   }
+}
+
+/** An HTTP or ISO date as epoch ms; undefined when absent or unreadable. */
+function httpTime(value: unknown): number | undefined {
+  if (typeof value !== 'string') return undefined;
+  const time = Date.parse(value);
+  return Number.isNaN(time) ? undefined : time;
+}
+
+/** The Date header of an ali-oss answer: the OSS server's clock, the only clock the hold relies on (hold.ts). */
+function serverTime(res: unknown): number | undefined {
+  const headers = (res as { headers?: Record<string, unknown> } | undefined)?.headers;
+  return httpTime(headers?.['date']);
 }
 
 async function call<T>(operation: OssOperationName, request: () => Promise<T>): Promise<T> {
