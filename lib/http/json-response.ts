@@ -1,17 +1,8 @@
-/** JSON answers and the pre-stream error envelope `{"error": {code, message, details?}}` (SPEC §2). */
-import type { AdapterError } from '../core/errors.js';
-import { type Language, translate } from '../core/i18n/catalogue.js';
-import { httpStatusFor } from './status.js';
+/** JSON answers (SPEC §2); the error envelope, which needs the message catalogue, is error-response.ts. */
+
+/** The headers of every JSON answer. */
+export const JSON_HEADERS: Readonly<Record<string, string>> = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
 
 export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers },
-  });
-}
-
-export function errorResponse(error: AdapterError, language: Language, headers: Record<string, string> = {}): Response {
-  const body: Record<string, unknown> = { code: error.code, message: translate(error.messageKey, language) };
-  if (error.details) body['details'] = error.details;
-  return jsonResponse(httpStatusFor(error.code), { error: body }, headers);
+  return new Response(JSON.stringify(body), { status, headers: { ...JSON_HEADERS, ...headers } });
 }

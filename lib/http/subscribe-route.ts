@@ -12,7 +12,7 @@ import { parseObservationRequest } from '../core/observe/observation-request.js'
 import { observeExecution } from '../core/observe/observe-execution.js';
 import type { Logger } from '../core/ports.js';
 import type { AppDeps } from './app.js';
-import { errorResponse } from './json-response.js';
+import { errorResponse } from './error-response.js';
 import { logRejection } from './rejection-log.js';
 import { checkBearer, checkJsonContentType, readJsonBody } from './request-guards.js';
 import { sseResponse } from './sse.js';

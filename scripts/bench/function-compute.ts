@@ -12,6 +12,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,7 +21,7 @@ import type { Metafile } from 'esbuild';
 import { startA2AEmulator } from '../../lib/emulators/a2a/server.js';
 import { startOssEmulator } from '../../lib/emulators/oss/server.js';
 import { buildFunctions, PROJECT_ROOT } from '../build.js';
-import { localCommand, startFcLocal } from '../fc/fc-local-process.js';
+import { fcLocalSpawnPlan, localCommand, type SpawnPlan } from '../fc/fc-local-process.js';
 import { localFcRuntime } from '../fc/render-s-yaml.js';
 import { benchLiveStreams, type LiveStreamFigures } from './live-streams.js';
 import { type Comparison, compare, median } from './measure.js';
@@ -37,22 +38,40 @@ function freePort(): Promise<number> {
   });
 }
 
-/** Spawn → first 200 of a bare `node:http` server: what any Node web function pays. */
-async function bareColdStart(program: string, port: number): Promise<number> {
+/** One GET /health over node:http (not fetch: the measuring process stays as light as it can). */
+function healthy(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const asked = request({ host: '127.0.0.1', port, path: '/health' }, (answer) => {
+      answer.resume();
+      resolve(answer.statusCode === 200);
+    });
+    asked.on('error', () => resolve(false));
+    asked.end();
+  });
+}
+
+/**
+ * Spawn → first `GET /health` 200, polled every millisecond. The function and the baseline go
+ * through exactly this: the same Node, folder, environment and pipes.
+ */
+async function timeToHealth(plan: SpawnPlan, port: number): Promise<number> {
   const started = performance.now();
-  const child = spawn(program, ['-e', `require('node:http').createServer((q, s) => s.end('ok')).listen(${port}, '127.0.0.1')`], { stdio: 'ignore' });
+  const child = spawn(plan.program, plan.args, { cwd: plan.cwd, env: plan.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout?.resume();
+  child.stderr?.resume();
   try {
     for (;;) {
-      const ok = await fetch(`http://127.0.0.1:${port}/`)
-        .then((response) => response.ok)
-        .catch(() => false);
-      if (ok) return performance.now() - started;
+      if (child.exitCode !== null) throw new Error(`${plan.args.join(' ')} exited during start-up`);
+      if (await healthy(port)) return performance.now() - started;
       await new Promise((resolve) => setTimeout(resolve, 1));
     }
   } finally {
     child.kill('SIGKILL');
   }
 }
+
+/** A bare node:http server answering 200 to everything: what any Node web function pays. */
+const BARE_SERVER = "require('node:http').createServer((q, s) => s.end('ok')).listen(Number(process.env.FC_SERVER_PORT), '127.0.0.1')";
 
 export interface FunctionComputeFigures {
   /** The function's JavaScript (every output file esbuild wrote), minified and gzipped, and what ships beside it. */
@@ -70,7 +89,7 @@ function scriptOutputs(metafile: Metafile): string[] {
 }
 
 export async function benchFunctionCompute(options: { runs?: number; liveStreams?: boolean } = {}): Promise<FunctionComputeFigures> {
-  const runs = options.runs ?? 7;
+  const runs = options.runs ?? 11;
   const [fn] = await buildFunctions();
   if (!fn) throw new Error('no function to bench');
   const scripts = scriptOutputs(fn.metafile).map((path) => join(PROJECT_ROOT, path));
@@ -104,16 +123,15 @@ export async function benchFunctionCompute(options: { runs?: number; liveStreams
   const samples: number[] = [];
   const bare: number[] = [];
   try {
+    const stateDir = await mkdtemp(join(tmpdir(), 'agui-bench-fc-'));
     for (let run = 0; run < runs; run += 1) {
-      const stateDir = await mkdtemp(join(tmpdir(), 'agui-bench-fc-'));
       const port = await freePort();
-      const started = performance.now();
-      const running = await startFcLocal({ runtime, port, a2aUrl: emulator.url, a2aToken, stateDir, oss, healthPollMs: 1 });
-      samples.push(performance.now() - started);
-      await running.stop('SIGTERM');
-      await rm(stateDir, { recursive: true, force: true });
-      bare.push(await bareColdStart(program, await freePort()));
+      const plan = fcLocalSpawnPlan({ runtime, port, a2aUrl: emulator.url, a2aToken, stateDir, oss });
+      samples.push(await timeToHealth(plan, port));
+      const barePort = await freePort();
+      bare.push(await timeToHealth({ ...fcLocalSpawnPlan({ runtime, port: barePort, a2aUrl: emulator.url, a2aToken, stateDir, oss }), args: ['-e', BARE_SERVER] }, barePort));
     }
+    await rm(stateDir, { recursive: true, force: true });
     const liveStreams =
       options.liveStreams === false ? undefined : await benchLiveStreams({ runtime, emulator, a2aToken, port: await freePort(), barePort: await freePort(), program });
     const node = execFileSync(program, ['--version'], { encoding: 'utf8' }).trim();
@@ -127,7 +145,7 @@ export async function benchFunctionCompute(options: { runs?: number; liveStreams
         'ms',
         median(samples),
         median(bare),
-        `median of ${runs}, Node ${node}, OSS store configured as s.yaml does; baseline: a bare node:http server spawned the same way`,
+        `median of ${runs}, Node ${node}, s.yaml's command and environment (OSS store); baseline: a bare node:http server spawned the same way (same Node, folder, environment, pipes), runs alternating`,
       ),
     };
   } finally {

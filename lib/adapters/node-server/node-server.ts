@@ -130,6 +130,12 @@ async function writeResponse(response: Response, req: IncomingMessage, res: Serv
 
 export function createNodeHandler(app: App, logger: Logger, inFlight = new InFlightRequests(), isDraining: () => boolean = () => false) {
   return (req: IncomingMessage, res: ServerResponse): void => {
+    // GET /health needs no Request (app.ts `plain`): answered without loading Node's fetch.
+    const plain = app.plain?.(req.method ?? 'GET', req.url ?? '/');
+    if (plain) {
+      res.writeHead(plain.status, isDraining() ? { ...plain.headers, connection: 'close' } : plain.headers).end(plain.body);
+      return;
+    }
     const controller = new AbortController();
     res.on('close', () => {
       if (!res.writableFinished) controller.abort(new Error('client disconnected'));

@@ -3,8 +3,10 @@
  * (SPEC §2 "Language"; contract §D.8). English is the source; a test checks that every key has
  * a non-empty translation in every language.
  */
-export const LANGUAGES = ['en', 'zh', 'es', 'fr', 'de', 'ja', 'pt'] as const;
-export type Language = (typeof LANGUAGES)[number];
+import type { Language } from './languages.js';
+
+// The language list lives apart from the messages: start-up resolves languages without loading these.
+export { LANGUAGES, type Language } from './languages.js';
 
 const en = {
   unauthorized: 'A valid bearer token is required.',
