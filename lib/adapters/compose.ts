@@ -24,6 +24,8 @@ export function composeApp(config: EntryConfig, logger: Logger): App {
       heartbeatMs: config.heartbeatMs,
       leaseTtlMs: config.leaseTtlMs,
       leaseRenewMs: config.leaseRenewMs,
+      bodyTimeoutMs: config.bodyTimeoutMs,
+      maxActiveRuns: config.maxActiveRuns,
     },
     storeFor,
     storeKind: kind,

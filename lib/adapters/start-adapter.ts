@@ -92,7 +92,7 @@ export async function startAdapter<E extends RunningEmulators>(options: LocalSta
     if (options.platform === 'local') emulators = await options.startEmulators(localEmulatorPlan(env));
     const config = loadConfig(emulators ? envWithEmulators(env, emulators) : env, { platform: options.platform });
     const logger = createLogger(options.logSink, fields, config.logLevel);
-    const server = await listen(composeApp(config, logger), logger, config.host, config.port);
+    const server = await listen(composeApp(config, logger), logger, config.host, config.port, { bodyTimeoutMs: config.bodyTimeoutMs });
     exitOnSignals(server, config.shutdown, logger, { exit, signals: options.signals, afterShutdown: async () => emulators?.close() });
     logger.info('listening', { url: server.url, host: config.host, port: config.port, store: config.store });
     const adapter = { config, server, logger, emulators };

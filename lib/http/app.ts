@@ -11,6 +11,7 @@ import type { A2AKernel, Logger, ThreadStore } from '../core/ports.js';
 import type { Secret } from '../core/secret.js';
 import { handleCancel } from './cancel-route.js';
 import { errorResponse, jsonResponse } from './json-response.js';
+import { LiveStreamGate } from './live-stream-gate.js';
 import { handleRun } from './run-route.js';
 
 export interface AppConfig {
@@ -20,6 +21,10 @@ export interface AppConfig {
   heartbeatMs: number;
   leaseTtlMs: number;
   leaseRenewMs: number;
+  /** IAC_CODE_AGUI_BODY_TIMEOUT_MS: time for a whole request body to arrive, else 408 (default 30 s). */
+  bodyTimeoutMs?: number;
+  /** IAC_CODE_AGUI_MAX_ACTIVE_RUNS: live runs of this instance before 503 SERVER_BUSY (default 1,000). */
+  maxActiveRuns?: number;
 }
 
 export interface AppDeps {
@@ -37,9 +42,15 @@ export interface App {
   fetch(request: Request): Promise<Response>;
 }
 
+/** What the route handlers get: the app's dependencies and the instance's live-stream gate. */
+export interface RouteDeps extends AppDeps {
+  liveStreams: LiveStreamGate;
+}
+
 const CANCEL_PATH = /^\/extensions\/iac-code\/v1\/executions\/([^/]+)\/cancel$/;
 
-export function createApp(deps: AppDeps): App {
+export function createApp(appDeps: AppDeps): App {
+  const deps: RouteDeps = { ...appDeps, liveStreams: new LiveStreamGate(appDeps.config.maxActiveRuns) };
   return {
     async fetch(request: Request): Promise<Response> {
       const url = new URL(request.url);
@@ -49,7 +60,11 @@ export function createApp(deps: AppDeps): App {
       const route = (allowed: string, handle: () => Promise<Response> | Response): Promise<Response> | Response =>
         request.method === allowed ? handle() : errorResponse(new AdapterError('METHOD_NOT_ALLOWED', 'methodNotAllowed'), language, { allow: allowed });
       try {
-        if (url.pathname === '/health') return await route('GET', () => health(deps));
+        // HEAD is GET without the body (docs/protocol.md §1.1).
+        if (url.pathname === '/health') {
+          if (request.method === 'HEAD') return withoutBody(health(deps));
+          return request.method === 'GET' ? health(deps) : errorResponse(new AdapterError('METHOD_NOT_ALLOWED', 'methodNotAllowed'), language, { allow: 'GET, HEAD' });
+        }
         if (url.pathname === '/') return await route('POST', () => handleRun(request, deps, logger));
         const cancel = CANCEL_PATH.exec(url.pathname);
         if (cancel) {
@@ -63,6 +78,10 @@ export function createApp(deps: AppDeps): App {
       }
     },
   };
+}
+
+function withoutBody(response: Response): Response {
+  return new Response(null, { status: response.status, headers: response.headers });
 }
 
 function safeDecode(segment: string): string | undefined {

@@ -17,6 +17,8 @@ const STATUS: Partial<Record<ErrorCode, number>> = {
   EXECUTION_LOST: 409,
   STATE_UNAVAILABLE: 503,
   EXECUTION_NOT_FOUND: 404,
+  REQUEST_TIMEOUT: 408,
+  SERVER_BUSY: 503,
 };
 
 export function httpStatusFor(code: ErrorCode): number {

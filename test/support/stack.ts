@@ -81,7 +81,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     clock: Date.now,
     versions,
   });
-  const server = await listen(app, logger, '127.0.0.1', 0);
+  const server = await listen(app, logger, '127.0.0.1', 0, { bodyTimeoutMs: config.bodyTimeoutMs });
   const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
     fetch(`${server.url}${path}`, {
       method: 'POST',
