@@ -14,6 +14,7 @@
  */
 import { errorFields } from '../../core/error-fields.js';
 import type { Logger } from '../../core/ports.js';
+import { InstanceShuttingDown } from '../../http/shutdown.js';
 import type { RunningServer } from './node-server.js';
 
 /** IAC_CODE_AGUI_SHUTDOWN_DRAIN_MS / _CLEANUP_MS, read by the configuration (lib/adapters/config.ts). */
@@ -53,7 +54,7 @@ export async function shutDown(server: RunningServer, policy: ShutdownPolicy, lo
   let aborted = 0;
   let abandoned = 0;
   if (!drained) {
-    aborted = server.inFlight.abortAll(new Error('the instance is shutting down'));
+    aborted = server.inFlight.abortAll(new InstanceShuttingDown());
     logger.warn('drain deadline passed; aborting live requests (their runs cancel and release their threads)', { aborted });
     if (!(await settlesWithin(server.inFlight.idle(), policy.cleanupMs))) {
       abandoned = server.inFlight.size;
