@@ -12,10 +12,12 @@
  * and throughout, `/health` latency. Afterwards every thread document is read: no lease may be
  * left held, no task left running, no error logged.
  *
- *   npm run soak [-- --streams 600 --hold 300 --storm 300 --stalled 200 --rounds 1 --json]
+ *   npm run soak [-- --streams 600 --hold 300 --storm 300 --stalled 200 --rounds 1 --heap-mib 0 --json]
  *
  * `--rounds R` repeats the mix R times and prints the adapter's memory after each: a figure that
- * keeps climbing round after round points at a leak, one that levels off at V8's working size does not.
+ * keeps climbing round after round points at a leak, one that levels off at V8's working size does
+ * not. `--heap-mib M` caps the adapter's V8 heap (--max-old-space-size): with a leak the adapter
+ * then dies and the soak fails, without one the garbage collector keeps it within the cap.
  *
  * Exit code 0 only when event loss, leases left, tasks left running, unanswered stalled bodies
  * and error lines are all 0.
@@ -39,6 +41,7 @@ const HOLD = option('hold', 300);
 const STORM = option('storm', 300);
 const STALLED = option('stalled', 200);
 const ROUNDS = Math.max(1, option('rounds', 1));
+const HEAP_MIB = option('heap-mib', 0);
 const HOLD_MS = 6_000;
 const BODY_TIMEOUT_MS = 2_000;
 const SCENARIOS = ['hello', 'tools', 'thinking', 'artifact', 'permission', 'pipeline'];
@@ -92,6 +95,7 @@ async function main(): Promise<void> {
     IAC_CODE_AGUI_BODY_TIMEOUT_MS: String(BODY_TIMEOUT_MS),
     IAC_CODE_AGUI_MAX_ACTIVE_RUNS: String(Math.max(STREAMS, HOLD, STORM) + 100),
     IAC_CODE_AGUI_LOG_LEVEL: 'warn',
+    ...(HEAP_MIB > 0 ? { NODE_OPTIONS: `${process.env['NODE_OPTIONS'] ?? ''} --max-old-space-size=${HEAP_MIB}`.trim() } : {}),
   });
   const url = adapter.url;
   const health = async (): Promise<number> => {
