@@ -39,6 +39,8 @@ async function main(): Promise<void> {
     store: 'oss',
     oss,
     detached: true,
+    // Without a token this loopback run opts in to anonymous access, which FC itself refuses by default (docs/protocol.md §1.2).
+    env: authToken ? undefined : { IAC_CODE_AGUI_ALLOW_ANONYMOUS: '1' },
     onLine: (line, stream) => (stream === 'stderr' ? process.stderr : process.stdout).write(`${line}\n`),
   });
   process.stdout.write(
@@ -46,7 +48,7 @@ async function main(): Promise<void> {
       '',
       `FC web function "${runtime.functionName}" (bundle ${runtime.codeDir}) listening on ${fn.url}`,
       `started as FC would: ${fn.commandLine.join(' ')} (cwd = code folder)${fn.nodeSubstitute ? ` — ${runtime.command[0]} is absent here, so ${fn.nodeSubstitute.why} runs it` : ''}`,
-      `A2A kernel: built-in emulator at ${emulator.url}; thread store: oss (emulator at ${oss.endpoint}, bucket ${oss.bucket}); auth: ${authToken ? 'IAC_CODE_AGUI_AUTH_TOKEN' : 'none (set IAC_CODE_AGUI_AUTH_TOKEN to require it)'}`,
+      `A2A kernel: built-in emulator at ${emulator.url}; thread store: oss (emulator at ${oss.endpoint}, bucket ${oss.bucket}); auth: ${authToken ? 'IAC_CODE_AGUI_AUTH_TOKEN' : 'none (IAC_CODE_AGUI_ALLOW_ANONYMOUS=1 for this run; set IAC_CODE_AGUI_AUTH_TOKEN to require a token)'}`,
       '',
       demoCurl(fn.url, { threadId: 'fc-demo-thread', withAuth: Boolean(authToken), extraHeaders: " -H 'x-fc-request-id: local-1'" }),
       `  npm run smoke -- ${fn.url}`,

@@ -32,6 +32,8 @@ export function composeApp(config: EntryConfig, logger: Logger, extras: AppExtra
       leaseTtlMs: config.leaseTtlMs,
       leaseRenewMs: config.leaseRenewMs,
       corsOrigins: config.corsOrigins,
+      bodyTimeoutMs: config.bodyTimeoutMs,
+      maxActiveRuns: config.maxActiveRuns,
     },
     storeFor,
     storeKind: kind,

@@ -78,6 +78,12 @@ export class StoreCorruptError extends StoreError {
 
 export interface KernelCallOptions {
   signal?: AbortSignal;
+  /**
+   * Streams only: called once with the first task id the stream names, as soon as its bytes
+   * arrive and before the event is parsed — so a stream that fails on its first event still tells
+   * the run which task the kernel started, and the run can cancel it (docs/protocol.md §2.4).
+   */
+  onTaskId?: (taskId: string) => void;
 }
 
 export interface A2AKernel {

@@ -15,6 +15,7 @@ import { handleCancel } from './cancel-route.js';
 import type { ConsoleRoute } from './console-route.js';
 import { type CorsOrigins, preflightResponse, withCors } from './cors.js';
 import { errorResponse, jsonResponse } from './json-response.js';
+import { LiveStreamGate } from './live-stream-gate.js';
 import { handlePreStop, isPreStopCall, PRE_STOP_PATH, type PreStopDrain } from './pre-stop-route.js';
 import { handleRun } from './run-route.js';
 import { handleSubscribe } from './subscribe-route.js';
@@ -28,6 +29,10 @@ export interface AppConfig {
   leaseRenewMs: number;
   /** IAC_CODE_AGUI_CORS_ORIGINS: exact origins allowed by CORS; absent or empty = CORS off (docs/protocol.md §1.5). */
   corsOrigins?: CorsOrigins;
+  /** IAC_CODE_AGUI_BODY_TIMEOUT_MS: time for a whole request body to arrive, else 408 (default 30 s). */
+  bodyTimeoutMs?: number;
+  /** IAC_CODE_AGUI_MAX_ACTIVE_RUNS: live runs of this instance before 503 SERVER_BUSY (default 1,000). */
+  maxActiveRuns?: number;
 }
 
 export interface AppDeps {
@@ -51,10 +56,16 @@ export interface App {
   fetch(request: Request): Promise<Response>;
 }
 
+/** What the route handlers get: the app's dependencies and the instance's live-stream gate. */
+export interface RouteDeps extends AppDeps {
+  liveStreams: LiveStreamGate;
+}
+
 const CANCEL_PATH = /^\/extensions\/iac-code\/v1\/executions\/([^/]+)\/cancel$/;
 const SUBSCRIBE_PATH = /^\/extensions\/iac-code\/v1\/executions\/([^/]+)\/subscribe$/;
 
-export function createApp(deps: AppDeps): App {
+export function createApp(appDeps: AppDeps): App {
+  const deps: RouteDeps = { ...appDeps, liveStreams: new LiveStreamGate(appDeps.config.maxActiveRuns) };
   const corsOrigins = deps.config.corsOrigins ?? [];
   return {
     async fetch(request: Request): Promise<Response> {
@@ -68,7 +79,7 @@ function isKnownRoute(pathname: string): boolean {
   return pathname === '/health' || pathname === '/' || CANCEL_PATH.test(pathname) || SUBSCRIBE_PATH.test(pathname);
 }
 
-async function dispatch(request: Request, deps: AppDeps, corsOrigins: CorsOrigins): Promise<Response> {
+async function dispatch(request: Request, deps: RouteDeps, corsOrigins: CorsOrigins): Promise<Response> {
   const url = new URL(request.url);
   const logger = deps.logger.child({ requestId: request.headers.get('x-fc-request-id') ?? randomUUID(), method: request.method, path: url.pathname });
   const language = languageFromAcceptLanguage(request.headers.get('accept-language'), deps.config.defaultLanguage);
@@ -80,7 +91,13 @@ async function dispatch(request: Request, deps: AppDeps, corsOrigins: CorsOrigin
   try {
     // Preflights are open (no bearer token: browsers never send one on OPTIONS), docs/protocol.md §1.5.
     if (request.method === 'OPTIONS' && corsOrigins.length > 0 && isKnownRoute(url.pathname)) return preflightResponse(request, corsOrigins);
-    if (url.pathname === '/health') return await route('GET', () => health(deps));
+    // HEAD is GET without the body (docs/protocol.md §1.1).
+    if (url.pathname === '/health') {
+      if (request.method === 'HEAD') return withoutBody(health(deps));
+      return request.method === 'GET'
+        ? health(deps)
+        : errorResponse(new AdapterError('METHOD_NOT_ALLOWED', 'methodNotAllowed'), language, { allow: corsOrigins.length > 0 ? 'GET, HEAD, OPTIONS' : 'GET, HEAD' });
+    }
     if (url.pathname === '/') return await route('POST', () => handleRun(request, deps, logger));
     const consoleRoute = deps.console;
     if (consoleRoute && (url.pathname === '/console' || url.pathname.startsWith('/console/')))
@@ -103,6 +120,10 @@ async function dispatch(request: Request, deps: AppDeps, corsOrigins: CorsOrigin
     logger.error('request failed', { error: errorFields(error) });
     return errorResponse(new AdapterError('INTERNAL_ERROR', 'internalError'), language);
   }
+}
+
+function withoutBody(response: Response): Response {
+  return new Response(null, { status: response.status, headers: response.headers });
 }
 
 function safeDecode(segment: string): string | undefined {

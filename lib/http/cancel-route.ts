@@ -11,6 +11,7 @@ import { cancelBodySchema } from '../core/protocol/schemas.js';
 import { cancelExecution } from '../core/run/cancel-execution.js';
 import type { AppDeps } from './app.js';
 import { errorResponse, jsonResponse } from './json-response.js';
+import { DEFAULT_BODY_TIMEOUT_MS } from './read-body.js';
 import { logRejection } from './rejection-log.js';
 import { checkBearer, checkJsonContentType, readJsonBody } from './request-guards.js';
 import { storeOf } from './store-of.js';
@@ -22,7 +23,7 @@ export async function handleCancel(request: Request, executionId: string, deps: 
   try {
     checkBearer(request, deps.config.authToken);
     checkJsonContentType(request);
-    const body = await readJsonBody(request, MAX_CANCEL_BODY_BYTES, 'cancelTooLarge');
+    const body = await readJsonBody(request, { limit: MAX_CANCEL_BODY_BYTES, tooLarge: 'cancelTooLarge', timeoutMs: deps.config.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS });
     language = preferredLanguageOf(body) ?? language;
     const parsed = cancelBodySchema.safeParse(body);
     if (!parsed.success) throw new AdapterError('INVALID_INPUT', 'invalidCancelBody', fieldIssues(parsed.error));

@@ -12,9 +12,10 @@ import { downsampleUserImages } from '../core/protocol/user-images.js';
 import { admit } from '../core/run/admit.js';
 import { runAdmitted } from '../core/run/run-lifecycle.js';
 import type { RunDeps } from '../core/run/run-session.js';
-import type { AppDeps } from './app.js';
+import type { RouteDeps } from './app.js';
 import { guidanceResponse } from './guidance-response.js';
 import { errorResponse } from './json-response.js';
+import { DEFAULT_BODY_TIMEOUT_MS } from './read-body.js';
 import { logRejection } from './rejection-log.js';
 import { checkBearer, checkJsonContentType, readJsonBody } from './request-guards.js';
 import { sseResponse } from './sse.js';
@@ -22,20 +23,23 @@ import { storeOf } from './store-of.js';
 
 export const MAX_RUN_BODY_BYTES = 12 * 1024 * 1024;
 
-export async function handleRun(request: Request, deps: AppDeps, logger: Logger): Promise<Response> {
+export async function handleRun(request: Request, deps: RouteDeps, logger: Logger): Promise<Response> {
   const { config } = deps;
   let language = languageFromAcceptLanguage(request.headers.get('accept-language'), config.defaultLanguage);
+  let leave: (() => void) | undefined;
   try {
     checkBearer(request, config.authToken);
     checkJsonContentType(request);
-    const body = await readJsonBody(request, MAX_RUN_BODY_BYTES, 'requestTooLarge');
+    const body = await readJsonBody(request, { limit: MAX_RUN_BODY_BYTES, tooLarge: 'requestTooLarge', timeoutMs: config.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS });
     language = preferredLanguageOf(body) ?? language;
     // Images are downsampled before admission: a refused image writes nothing, and the digest
     // parseRunRequest took stays that of the request as received (docs/protocol.md §3.4, §3.7).
     const runRequest = await downsampleUserImages(parseRunRequest(body, { allowedRoots: config.allowedRoots }), deps.images);
+    // A place among the instance's live runs before anything is written or sent (docs/protocol.md §1.4).
+    leave = deps.liveStreams.enter();
     const store = storeOf(deps, request);
     // Guidance steers the live pipeline without taking the thread (docs/protocol.md §6.13).
-    if (runRequest.iacCode.activeGuidance === true) return await guidanceResponse(request, runRequest, store, deps, logger, language);
+    if (runRequest.iacCode.activeGuidance === true) return await guidanceResponse(request, runRequest, store, deps, logger, language, leave);
     const admitted = await admit(store, runRequest, () => ({
       now: deps.clock(),
       leaseTtlMs: config.leaseTtlMs,
@@ -52,16 +56,18 @@ export async function handleRun(request: Request, deps: AppDeps, logger: Logger)
       leaseTtlMs: config.leaseTtlMs,
       leaseRenewMs: config.leaseRenewMs,
     };
+    const release = leave;
     return sseResponse(
       (emit, signal) =>
         runAdmitted(runDeps, { request: runRequest, language, thread: admitted.thread, orphanTaskId: admitted.orphanTaskId, signal }, (event) => {
           emit(event);
           // A RUN_ERROR is logged at warn, with its cause, where the run creates it (lib/core/run/run-session.ts).
           if (event.type === 'RUN_FINISHED') runLogger.info('run ended', { event: event.type, outcome: event.outcome?.type });
-        }),
+        }).finally(release),
       { heartbeatMs: config.heartbeatMs, logger: runLogger, requestSignal: request.signal },
     );
   } catch (error) {
+    leave?.();
     if (error instanceof AdapterError) {
       logRejection(logger, 'request rejected', error);
       return errorResponse(error, language);

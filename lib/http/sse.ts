@@ -9,11 +9,12 @@ import { errorFields } from '../core/error-fields.js';
 import type { Logger } from '../core/ports.js';
 import type { AguiEvent } from '../core/translate/events.js';
 
+/** No `connection` header: Function Compute forbids a function to set one (docs/protocol.md §1.5). */
 export const SSE_HEADERS = {
   'content-type': 'text/event-stream; charset=utf-8',
   'cache-control': 'no-cache',
   'x-accel-buffering': 'no',
-  connection: 'keep-alive',
+  'x-content-type-options': 'nosniff',
 };
 
 export type RunBody = (emit: (event: AguiEvent) => void, signal: AbortSignal) => Promise<void>;

@@ -18,6 +18,8 @@ const STATUS: Partial<Record<ErrorCode, number>> = {
   STATE_UNAVAILABLE: 503,
   EXECUTION_NOT_FOUND: 404,
   OBSERVATION_IDENTITY_CHANGED: 409,
+  REQUEST_TIMEOUT: 408,
+  SERVER_BUSY: 503,
 };
 
 export function httpStatusFor(code: ErrorCode): number {

@@ -11,8 +11,9 @@ import { admitObservation } from '../core/observe/observable.js';
 import { parseObservationRequest } from '../core/observe/observation-request.js';
 import { observeExecution } from '../core/observe/observe-execution.js';
 import type { Logger } from '../core/ports.js';
-import type { AppDeps } from './app.js';
+import type { RouteDeps } from './app.js';
 import { errorResponse } from './json-response.js';
+import { DEFAULT_BODY_TIMEOUT_MS } from './read-body.js';
 import { logRejection } from './rejection-log.js';
 import { checkBearer, checkJsonContentType, readJsonBody } from './request-guards.js';
 import { sseResponse } from './sse.js';
@@ -20,27 +21,32 @@ import { storeOf } from './store-of.js';
 
 export const MAX_SUBSCRIBE_BODY_BYTES = 64 * 1024;
 
-export async function handleSubscribe(request: Request, executionId: string, deps: AppDeps, logger: Logger): Promise<Response> {
+export async function handleSubscribe(request: Request, executionId: string, deps: RouteDeps, logger: Logger): Promise<Response> {
   const language = languageFromAcceptLanguage(request.headers.get('accept-language'), deps.config.defaultLanguage);
+  let leave: (() => void) | undefined;
   try {
     checkBearer(request, deps.config.authToken);
     checkJsonContentType(request);
-    const body = await readJsonBody(request, MAX_SUBSCRIBE_BODY_BYTES, 'subscribeTooLarge');
+    const body = await readJsonBody(request, { limit: MAX_SUBSCRIBE_BODY_BYTES, tooLarge: 'subscribeTooLarge', timeoutMs: deps.config.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS });
     const observed = parseObservationRequest(body, executionId);
+    // An observation is a live stream too: it holds a place until it ends (docs/protocol.md §1.4).
+    leave = deps.liveStreams.enter();
     const store = storeOf(deps, request);
     const observation = await admitObservation(store, observed);
     const observeLogger = logger.child({ threadId: observed.threadId, runId: observed.runId, executionId, observer: true });
     observeLogger.info('observation admitted', { taskId: observation.taskId });
     const observerDeps = { kernel: deps.kernel, store, clock: deps.clock, newId: () => randomUUID().replace(/-/g, ''), logger: observeLogger };
+    const release = leave;
     return sseResponse(
       (emit, signal) =>
         observeExecution(observerDeps, { observation, language, signal }, (event) => {
           emit(event);
           if (event.type === 'RUN_FINISHED') observeLogger.info('observation ended', { event: event.type, outcome: event.outcome?.type });
-        }),
+        }).finally(release),
       { heartbeatMs: deps.config.heartbeatMs, logger: observeLogger, requestSignal: request.signal },
     );
   } catch (error) {
+    leave?.();
     if (error instanceof AdapterError) {
       logRejection(logger, 'subscribe rejected', error);
       return errorResponse(error, language);

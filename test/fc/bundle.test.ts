@@ -65,7 +65,14 @@ describe('function bundles', () => {
     const stateDir = await mkdtemp(join(tmpdir(), 'agui-bundle-state-'));
     scratch.push(stateDir);
     const [port, kernelPort] = [await freePort(), await freePort()];
-    const env = { PATH: process.env['PATH'], FC_SERVER_PORT: String(port), IAC_CODE_AGUI_A2A_URL: `http://127.0.0.1:${kernelPort}/`, IAC_CODE_AGUI_STATE_DIR: stateDir };
+    // No bearer token here: the flag lets the FC entry start without one (docs/protocol.md §1.2).
+    const env = {
+      PATH: process.env['PATH'],
+      FC_SERVER_PORT: String(port),
+      IAC_CODE_AGUI_A2A_URL: `http://127.0.0.1:${kernelPort}/`,
+      IAC_CODE_AGUI_STATE_DIR: stateDir,
+      IAC_CODE_AGUI_ALLOW_ANONYMOUS: '1',
+    };
     const child = spawn(FC_NODE, ['--enable-source-maps', BUNDLE_FILE], { cwd: agui.codeDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
     const lines: string[] = [];
     let buffered = '';

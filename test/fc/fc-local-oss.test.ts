@@ -48,6 +48,8 @@ beforeAll(async () => {
     a2aUrl: kernel.url,
     stateDir: scratch,
     oss: { endpoint: oss.endpoint, bucket: 'agui-state', region: runtime.region, credentials: stale },
+    // These requests carry no bearer token (docs/protocol.md §1.2).
+    env: { IAC_CODE_AGUI_ALLOW_ANONYMOUS: '1' },
   });
   fnDebian12 = await startFcLocal({
     runtime,

@@ -121,4 +121,24 @@ describe('startAdapter', () => {
       message: expect.stringMatching(/^configuration error: IAC_CODE_AGUI_A2A_URL is required in Function Compute/),
     });
   });
+
+  it('in Function Compute: no bearer token is one JSON error line naming IAC_CODE_AGUI_AUTH_TOKEN (the trigger is anonymous)', async () => {
+    const errors: string[] = [];
+    const exits: number[] = [];
+    const adapter = await startAdapter({
+      platform: 'function-compute',
+      env: { FC_SERVER_PORT: String(await freePort()), IAC_CODE_AGUI_A2A_URL: 'https://kernel.example.com', FC_FUNCTION_NAME: 'agui' },
+      errorSink: (line) => errors.push(line),
+      exit: (code) => exits.push(code),
+    });
+    expect(adapter).toBeUndefined();
+    expect(exits).toEqual([1]);
+    expect(errors).toHaveLength(1);
+    expect(JSON.parse(errors[0] as string)).toMatchObject({
+      level: 'error',
+      function: 'agui',
+      message:
+        'configuration error: IAC_CODE_AGUI_AUTH_TOKEN is required in Function Compute (its HTTP trigger is anonymous); set IAC_CODE_AGUI_ALLOW_ANONYMOUS=1 to run without one',
+    });
+  });
 });

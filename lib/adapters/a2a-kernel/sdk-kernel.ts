@@ -43,6 +43,11 @@ function cardFor(url: string): AgentCard {
 export class SdkA2AKernel implements A2AKernel {
   private readonly baseUrl: string;
   private readonly client: Promise<Client>;
+  /**
+   * A stream call's `onTaskId`, found again in the fetch the SDK makes for it: the SDK hands each
+   * call's own signal to fetch unchanged, so the signal is the key.
+   */
+  private readonly taskIdWatchers = new WeakMap<AbortSignal, (taskId: string) => void>();
 
   constructor(private readonly options: KernelOptions) {
     this.baseUrl = normaliseKernelUrl(options.url);
@@ -54,13 +59,23 @@ export class SdkA2AKernel implements A2AKernel {
     const headers = new Headers(init.headers);
     if (this.options.token) headers.set('authorization', `Bearer ${this.options.token.reveal()}`);
     headers.set('a2a-version', '1.0');
-    return fetch(input, { ...init, headers }).then(withTrimmedSse);
+    const onTaskId = init.signal ? this.taskIdWatchers.get(init.signal) : undefined;
+    return fetch(input, { ...init, headers }).then((response) => withTrimmedSse(response, onTaskId));
   };
+
+  /** A signal of this call's own (the key of its `onTaskId`), following the caller's. */
+  private watchTaskId(options: KernelCallOptions): AbortSignal | undefined {
+    if (!options.onTaskId) return options.signal;
+    const signal = options.signal ? AbortSignal.any([options.signal]) : new AbortController().signal;
+    this.taskIdWatchers.set(signal, options.onTaskId);
+    return signal;
+  }
 
   async *sendStreamingMessage(params: WireSendParams, options: KernelCallOptions = {}): AsyncIterable<WireStreamItem> {
     const client = await this.client;
+    const signal = this.watchTaskId(options);
     try {
-      for await (const event of client.sendMessageStream(SendMessageRequest.fromJSON(params), { signal: options.signal })) {
+      for await (const event of client.sendMessageStream(SendMessageRequest.fromJSON(params), { signal })) {
         yield StreamResponse.toJSON(event) as WireStreamItem;
       }
     } catch (error) {

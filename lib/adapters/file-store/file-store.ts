@@ -1,6 +1,6 @@
 /**
  * File driver (SPEC §5): `<state-dir>/threads/<thread-key>.json`, replaced atomically (temp file +
- * rename) inside a short O_EXCL lock, so compare-and-swap holds even when several adapter
+ * rename) inside a short exclusive lock (file-lock.ts), so compare-and-swap holds even when several adapter
  * processes share the directory. Folders 0700, files 0600. Each file holds
  * `{revision, writeId, document}`: the revision is the CAS token, the writeId the writer's nonce.
  */
@@ -19,7 +19,9 @@ interface Envelope {
 }
 
 export interface FileStoreOptions {
+  /** Age after which any lock is stale, whatever it contains (file-lock.ts); default 10 s, far beyond one locked write. */
   staleLockMs?: number;
+  /** How long a save waits for the lock before the store counts as unavailable; default 5 s. */
   lockWaitMs?: number;
 }
 
@@ -48,7 +50,7 @@ export class FileThreadStore implements ThreadStore {
     const path = this.pathFor(threadId);
     try {
       await this.prepare();
-      return await withFileLock(`${path}.lock`, { staleMs: this.options.staleLockMs ?? 30_000, waitMs: this.options.lockWaitMs ?? 5_000 }, async () => {
+      return await withFileLock(`${path}.lock`, { staleMs: this.options.staleLockMs ?? 10_000, waitMs: this.options.lockWaitMs ?? 5_000 }, async () => {
         const current = (await this.readEnvelope(path))?.revision ?? 0;
         if (current !== expected) throw new StoreConflictError();
         const envelope: Envelope = { revision: expected + 1, writeId: randomUUID(), document };

@@ -14,6 +14,7 @@
  */
 import { errorFields } from '../../core/error-fields.js';
 import type { Logger } from '../../core/ports.js';
+import { InstanceShuttingDown } from '../../http/shutdown.js';
 import type { Exempt, RunningServer } from './node-server.js';
 
 /** IAC_CODE_AGUI_SHUTDOWN_DRAIN_MS / _CLEANUP_MS, read by the configuration (lib/adapters/config.ts). */
@@ -69,7 +70,7 @@ export async function shutDown(server: RunningServer, policy: ShutdownPolicy, lo
   let aborted = 0;
   let abandoned = 0;
   if (!drained) {
-    aborted = server.inFlight.abortAll(new Error('the instance is shutting down'), exempt);
+    aborted = server.inFlight.abortAll(new InstanceShuttingDown(), exempt);
     logger.warn('drain deadline passed; aborting live requests (their runs cancel and release their threads)', { aborted });
     if (!(await settlesWithin(server.inFlight.idle(exempt), policy.cleanupMs))) {
       abandoned = server.inFlight.sizeExcept(exempt);

@@ -7,13 +7,23 @@
  * (lib/adapters/node-server/graceful-shutdown.ts): a request stays in flight until its response body ended —
  * and a run's SSE body ends only after the run's clean-up (disconnect policy, lease release)
  * finished (lib/http/sse.ts), even when the client left long before.
+ *
+ * What it adds on the wire (docs/protocol.md §1.4, §1.5): the request body is read only when the
+ * app reads it (request-body.ts, which also answers `Expect: 100-continue` at that moment); an
+ * answer given before the body fully arrived is followed by a bounded drain instead of a reset
+ * (early-answer.ts); every response carries `x-content-type-options: nosniff` and none a
+ * `connection` header; Node's own deadlines on receiving a request back the app's 408, and its own
+ * refusals are written as JSON envelopes too (client-error.ts).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Readable } from 'node:stream';
 import { errorFields } from '../../core/error-fields.js';
 import type { Logger } from '../../core/ports.js';
 import type { App } from '../../http/app.js';
+import { DEFAULT_BODY_TIMEOUT_MS } from '../../http/read-body.js';
+import { answerClientError } from './client-error.js';
+import { discardRestOfBody } from './early-answer.js';
+import { RequestBody } from './request-body.js';
 
 /**
  * Requests whose response (and, for a run, its clean-up) has not finished yet, each with the Web
@@ -87,7 +97,7 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-function toRequest(req: IncomingMessage, signal: AbortSignal): Request {
+function toRequest(req: IncomingMessage, body: RequestBody, signal: AbortSignal): Request {
   const url = `http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`;
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
@@ -98,19 +108,29 @@ function toRequest(req: IncomingMessage, signal: AbortSignal): Request {
   return new Request(url, {
     method: req.method ?? 'GET',
     headers,
-    body: hasBody ? (Readable.toWeb(req) as ReadableStream<Uint8Array>) : undefined,
+    body: hasBody ? body.stream : undefined,
     signal,
     duplex: 'half',
   } as RequestInit);
 }
 
-async function writeResponse(response: Response, req: IncomingMessage, res: ServerResponse, closeConnection: boolean): Promise<void> {
+/** On every response, the app's own and the shell's fallbacks alike (docs/protocol.md §1.5). */
+const NOSNIFF = 'x-content-type-options';
+
+async function writeResponse(response: Response, req: IncomingMessage, res: ServerResponse, body: RequestBody, closeConnection: boolean): Promise<void> {
   res.statusCode = response.status;
   for (const [name, value] of response.headers) res.setHeader(name, value);
-  // Answered before the body was read (413, 401…): the rest of the body is never read, so the
-  // connection cannot carry another request. While shutting down, no connection is reused.
-  if (!req.complete || closeConnection) res.setHeader('connection', 'close');
-  if (!response.body) {
+  if (!res.hasHeader(NOSNIFF)) res.setHeader(NOSNIFF, 'nosniff');
+  // Function Compute forbids a function to set a `connection` header, and Node writes one by
+  // default; removing it keeps Node from writing it. Closing is decided on the socket instead.
+  res.removeHeader('connection');
+  // Answered before the body fully arrived (401, 413, 408…): read and drop the rest within bounds
+  // before closing, so the client reads this answer instead of a reset (early-answer.ts).
+  if (!req.complete) discardRestOfBody(req, res, body, { closeAfter: closeConnection, stalled: response.status === 408 });
+  // While shutting down, no connection is reused: Node closes it once the response has ended.
+  else if (closeConnection) res.shouldKeepAlive = false;
+  if (!response.body || req.method === 'HEAD') {
+    await response.body?.cancel();
     res.end();
     return;
   }
@@ -128,8 +148,26 @@ async function writeResponse(response: Response, req: IncomingMessage, res: Serv
   if (!res.destroyed) res.end();
 }
 
+/** The shell's own answer when the app failed before any header was sent (a bug; logged). */
+function writeInternalError(req: IncomingMessage, res: ServerResponse, body: RequestBody): void {
+  res.statusCode = 500;
+  res.setHeader('content-type', 'application/json');
+  res.setHeader(NOSNIFF, 'nosniff');
+  res.removeHeader('connection');
+  if (!req.complete) discardRestOfBody(req, res, body, { closeAfter: false, stalled: false });
+  res.end('{"error":{"code":"INTERNAL_ERROR","message":"An internal error occurred."}}');
+}
+
+export interface NodeHandlerOptions {
+  /**
+   * The request carries `Expect: 100-continue` and reached the server's 'checkContinue' event:
+   * "100 Continue" goes out when the app first reads the body — after its header checks passed.
+   */
+  continueOnRead?: boolean;
+}
+
 export function createNodeHandler(app: App, logger: Logger, inFlight = new InFlightRequests(), isDraining: () => boolean = () => false) {
-  return (req: IncomingMessage, res: ServerResponse): void => {
+  return (req: IncomingMessage, res: ServerResponse, options: NodeHandlerOptions = {}): void => {
     const controller = new AbortController();
     res.on('close', () => {
       if (!res.writableFinished) controller.abort(new Error('client disconnected'));
@@ -137,26 +175,48 @@ export function createNodeHandler(app: App, logger: Logger, inFlight = new InFli
     // The shell's own lines carry the FC request id too (the app's lines already do, SPEC §6).
     const requestId = req.headers['x-fc-request-id'];
     const requestLogger = typeof requestId === 'string' ? logger.child({ requestId }) : logger;
-    const request = toRequest(req, controller.signal);
+    const body = new RequestBody(req, () => {
+      if (options.continueOnRead && !res.headersSent) res.writeContinue();
+    });
+    const request = toRequest(req, body, controller.signal);
     const work = app
       .fetch(request)
-      .then((response) => writeResponse(response, req, res, isDraining()))
+      .then((response) => writeResponse(response, req, res, body, isDraining()))
       .catch((error: unknown) => {
         requestLogger.error('response failed', { error: errorFields(error) });
-        if (!res.headersSent)
-          res.writeHead(500, { 'content-type': 'application/json', connection: 'close' }).end('{"error":{"code":"INTERNAL_ERROR","message":"An internal error occurred."}}');
+        if (!res.headersSent) writeInternalError(req, res, body);
         else res.destroy();
       });
     inFlight.track(controller, request, work);
   };
 }
 
-export function listen(app: App, logger: Logger, host: string, port: number): Promise<RunningServer> {
+/** Node's own limits on receiving a request (docs/protocol.md §1.4). */
+export interface ListenOptions {
+  /** IAC_CODE_AGUI_BODY_TIMEOUT_MS: the app answers 408 when a body takes longer (lib/http/read-body.ts). */
+  bodyTimeoutMs?: number;
+}
+
+/** Node's own request deadline trails the app's, so the app's JSON 408 is what a client sees. */
+const NODE_DEADLINE_MARGIN_MS = 10_000;
+
+export function listen(app: App, logger: Logger, host: string, port: number, options: ListenOptions = {}): Promise<RunningServer> {
   const inFlight = new InFlightRequests();
   let draining = false;
-  const server = createServer(createNodeHandler(app, logger, inFlight, () => draining));
+  const bodyTimeoutMs = options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
+  const handle = createNodeHandler(app, logger, inFlight, () => draining);
+  const server = createServer({
+    // Headers must arrive within the body's budget; the whole request (headers and body) is cut
+    // by Node itself only as a backstop behind the app's 408. Both end when the request has been
+    // received, so a long SSE response is never cut by them.
+    headersTimeout: bodyTimeoutMs,
+    requestTimeout: bodyTimeoutMs + NODE_DEADLINE_MARGIN_MS,
+    connectionsCheckingInterval: 1_000,
+  });
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => handle(req, res));
+  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => handle(req, res, { continueOnRead: true }));
+  server.on('clientError', answerClientError);
   server.keepAliveTimeout = 65_000;
-  server.requestTimeout = 0;
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {

@@ -16,7 +16,10 @@ export async function streamNewTurn(session: RunSession, signal: AbortSignal): P
     parts: userMessage.parts,
     iacCode: iacCodeMetadata(request.iacCode, request.cwd, session.language),
   });
-  const result = await consumeStream(session, session.kernel.sendStreamingMessage(params, { signal }));
+  const onTaskId = (taskId: string): void => {
+    session.wireTaskId ??= taskId;
+  };
+  const result = await consumeStream(session, session.kernel.sendStreamingMessage(params, { signal, onTaskId }));
   signal.throwIfAborted();
   await finishRun(session, result);
 }

@@ -105,7 +105,7 @@ export async function abandonRun(session: RunSession, reported: RunFailure): Pro
   session.emit(session.runError(failure));
   if (failure.leaseLost) {
     // The thread belongs to someone else now: no write; only a cancelled execution's task is cancelled.
-    if (failure.abandonTask && session.taskId) await cancelQuietly(session, session.taskId);
+    if (failure.abandonTask && session.taskToCancel) await cancelQuietly(session, session.taskToCancel);
     return;
   }
   await releaseAfterFailure(session, failure.abandonTask, failure.forceCancel);
@@ -145,8 +145,11 @@ export async function releaseAfterFailure(session: RunSession, cancelTask: boole
     logger.warn('could not re-read the thread before releasing it', { error: errorFields(error) });
   }
   if (!owned) return 'lost';
-  const cancel = cancelTask && (force || !pending) && session.taskId !== undefined;
-  if (cancel && session.taskId) await cancelQuietly(session, session.taskId);
+  // A task the kernel started but the run never adopted (the stream failed on its first event) is
+  // cancelled too: it would otherwise run on with no one reading it (docs/protocol.md §2.4).
+  const taskId = session.taskToCancel;
+  const cancel = cancelTask && (force || !pending) && taskId !== undefined;
+  if (cancel && taskId) await cancelQuietly(session, taskId);
   try {
     const update = cancel
       ? cancelCurrentExecution

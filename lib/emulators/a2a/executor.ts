@@ -17,9 +17,11 @@ export interface RpcFault {
   method: string;
   /**
    * `error`: a JSON-RPC error object; `emptyStream`: an SSE response with no event; `http`: a bare
-   * HTTP error; `hang`: an SSE response that never sends anything (until the client leaves).
+   * HTTP error; `hang`: an SSE response that never sends anything (until the client leaves);
+   * `cutFirstEvent`: the method runs (a task starts), but the connection breaks halfway through
+   * the first event — a kernel crash or a proxy cutting the stream.
    */
-  kind: 'error' | 'emptyStream' | 'http' | 'hang';
+  kind: 'error' | 'emptyStream' | 'http' | 'hang' | 'cutFirstEvent';
   code?: number;
   message?: string;
   data?: unknown;
