@@ -58,6 +58,7 @@ beforeAll(async () => {
     a2aUrl: kernel.url,
     stateDir: scratch,
     oss: { endpoint: oss.endpoint, bucket: 'agui-state', region: runtime.region, credentials: role },
+    env: { IAC_CODE_AGUI_ALLOW_ANONYMOUS: '1' },
   });
 }, 60_000);
 
