@@ -1,6 +1,6 @@
 /**
  * `npm run smoke -- <url>`: checks a deployed (or local) adapter end to end — GET /health, then one
- * normal turn, printing every AG-UI event as it arrives (SPEC §2, §4). Sends
+ * normal turn, printing every AG-UI event as it arrives (docs/protocol.md §1, §4). Sends
  * `Authorization: Bearer $IAC_CODE_AGUI_AUTH_TOKEN` when that variable is set; never prints it.
  * Exit code 0 only when /health answers ok and the turn ends with RUN_FINISHED.
  *
@@ -29,7 +29,7 @@ export interface TurnOptions {
   cwd: string;
 }
 
-/** A RunAgentInput for one normal turn (SPEC §3). */
+/** A RunAgentInput for one normal turn (docs/protocol.md §3.1). */
 export function runAgentInput(options: TurnOptions): Record<string, unknown> {
   return {
     threadId: options.threadId,

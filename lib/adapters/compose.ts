@@ -47,7 +47,7 @@ export function composeApp(config: EntryConfig, logger: Logger, extras: AppExtra
 }
 
 /**
- * File: one store for every request. OSS (SPEC §6): a store per request, bound to the request's
+ * File: one store for every request. OSS (docs/protocol.md §9.4): a store per request, bound to the request's
  * FC role credentials when it carries them (they rotate), else to the environment's.
  */
 function createStores(config: Config): StoreWiring {

@@ -6,7 +6,7 @@
 import type { JsonObject, WireSendParams, WireStreamItem, WireTask } from './a2a/wire-types.js';
 
 // ---------------------------------------------------------------------------------------------
-// Thread store (SPEC §5): compare-and-swap on one document per thread.
+// Thread store (docs/architecture.md §3.1): compare-and-swap on one document per thread.
 
 export interface StoredDocument {
   /** The stored JSON, not yet validated (a corrupt document fails validation in the core). */
@@ -74,7 +74,7 @@ export class StoreCorruptError extends StoreError {
 }
 
 // ---------------------------------------------------------------------------------------------
-// A2A kernel (contract §A): JSON-RPC methods and the two iac-code HTTP endpoints.
+// A2A kernel (docs/protocol.md §7.1): JSON-RPC methods and the two iac-code HTTP endpoints.
 
 export interface KernelCallOptions {
   signal?: AbortSignal;
@@ -92,7 +92,7 @@ export interface A2AKernel {
   getTask(taskId: string, historyLength: number, options?: KernelCallOptions): Promise<WireTask>;
   cancelTask(taskId: string, options?: KernelCallOptions): Promise<void>;
   subscribeToTask(taskId: string, options?: KernelCallOptions): AsyncIterable<WireStreamItem>;
-  /** POST /iac-code/session/ensure-restored (contract §A.9, SPEC §8). */
+  /** POST /iac-code/session/ensure-restored (docs/protocol.md §7.8, docs/protocol.md §7.8). */
   ensureSessionRestored(request: { cwd: string; sessionId: string; taskId: string }, options?: KernelCallOptions): Promise<SessionRestoreResult>;
   /** GET /iac-code/pipeline/state; undefined when the kernel answers 404. */
   pipelineState(taskId: string, afterSequence: number, options?: KernelCallOptions): Promise<JsonObject | undefined>;

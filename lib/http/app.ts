@@ -37,7 +37,7 @@ export interface AppConfig {
 
 export interface AppDeps {
   config: AppConfig;
-  /** The thread store for this request (OSS credentials may arrive per request in FC, SPEC §6). */
+  /** The thread store for this request (OSS credentials may arrive per request in FC, docs/protocol.md §9.4). */
   storeFor: (request: Request) => ThreadStore;
   storeKind: ThreadStore['kind'];
   kernel: A2AKernel;
@@ -46,7 +46,7 @@ export interface AppDeps {
   logger: Logger;
   clock: () => number;
   versions: { serverVersion: string; protocolPackageVersion: string };
-  /** The web console under /console, when IAC_CODE_AGUI_CONSOLE=1 (SPEC §2, §7); absent = 404 there. */
+  /** The web console under /console, when IAC_CODE_AGUI_CONSOLE=1 (docs/protocol.md §1.1; docs/architecture.md §6); absent = 404 there. */
   console?: ConsoleRoute;
   /** FC's PreStop hook drains the instance through this (docs/architecture.md §6); absent = no /pre-stop route. */
   preStop?: PreStopDrain;
@@ -134,7 +134,7 @@ function safeDecode(segment: string): string | undefined {
   }
 }
 
-/** `GET /health` reveals versions and the store kind, never a URL, token or bucket (SPEC §2). */
+/** `GET /health` reveals versions and the store kind, never a URL, token or bucket (docs/protocol.md §1.7). */
 function health(deps: AppDeps): Response {
   return jsonResponse(200, {
     status: 'ok',

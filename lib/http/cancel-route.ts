@@ -1,5 +1,5 @@
 /**
- * `POST /extensions/iac-code/v1/executions/{executionId}/cancel` (SPEC §4 "Cancel"): bearer, JSON,
+ * `POST /extensions/iac-code/v1/executions/{executionId}/cancel` (docs/protocol.md §6.7): bearer, JSON,
  * a 64 KiB body `{threadId, rosInvocationId}`; answers `{executionId, status}` or 404
  * EXECUTION_NOT_FOUND.
  */

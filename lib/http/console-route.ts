@@ -1,5 +1,5 @@
 /**
- * `GET /console` and its assets (SPEC §2, §7; docs/protocol.md §1): the web console's page, its
+ * `GET /console` and its assets (docs/protocol.md §1.1; docs/architecture.md §4.7): the web console's page, its
  * content-hashed scripts and styles, and `/console/config.json`. Only serving lives here — the
  * assets come from a loader (built in memory by `npm start`, read from the function's code folder
  * in FC), so neither esbuild nor the browser code is ever imported by this file.

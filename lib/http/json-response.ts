@@ -1,4 +1,4 @@
-/** JSON answers and the pre-stream error envelope `{"error": {code, message, details?}}` (SPEC §2). */
+/** JSON answers and the pre-stream error envelope `{"error": {code, message, details?}}` (docs/protocol.md §2.2). */
 import type { AdapterError } from '../core/errors.js';
 import { type Language, translate } from '../core/i18n/catalogue.js';
 import { SERVER_BUSY_RETRY_AFTER_SECONDS } from './live-stream-gate.js';

@@ -1,5 +1,5 @@
 /**
- * Checks every protected route makes before reading a body (SPEC §2): bearer token (scheme
+ * Checks every protected route makes before reading a body (docs/protocol.md §1.2, §1.3): bearer token (scheme
  * case-insensitive, token compared in constant time), JSON content type, and a body read within
  * its size limit and deadline (read-body.ts) that must decode as JSON.
  */

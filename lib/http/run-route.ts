@@ -1,5 +1,5 @@
 /**
- * `POST /` (SPEC §2–§4): the checks in the order of contract §D.2 — language, auth, content type,
+ * `POST /` (docs/protocol.md §1.3): the checks in the order of docs/protocol.md §1.3 — language, auth, content type,
  * size, JSON, language override, RunAgentInput, image downsampling, admission — each failure
  * answered as HTTP JSON before the stream; then the run streams as SSE.
  */

@@ -1,4 +1,4 @@
-/** Error code → HTTP status for answers before the stream (SPEC §2 table). Kept in the transport layer. */
+/** Error code → HTTP status for answers before the stream (docs/protocol.md §2.3). Kept in the transport layer. */
 import type { ErrorCode } from '../core/errors.js';
 
 const STATUS: Partial<Record<ErrorCode, number>> = {

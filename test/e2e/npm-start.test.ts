@@ -74,7 +74,7 @@ describe('npm start', () => {
     const sse = await readSse(response);
     expect(sse.events[0]?.type).toBe('RUN_STARTED');
     expect(sse.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
-    // The web console is on by default (SPEC §7), built in memory: no build step, and its URL printed.
+    // The web console is on by default (docs/protocol.md §9.5), built in memory: no build step, and its URL printed.
     expect(stack.output()).toContain(`Web console: http://127.0.0.1:${port}/console`);
     const page = await fetch(`http://127.0.0.1:${port}/console`);
     expect(page.status).toBe(200);

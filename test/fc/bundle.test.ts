@@ -144,7 +144,7 @@ describe('function bundles', () => {
     expect(loaded.at).toContain(`${agui.codeDir}/node_modules/sharp/`);
   });
 
-  it('puts the prebuilt web console beside the bundle, and its browser code and esbuild nowhere in it (SPEC §7)', async () => {
+  it('puts the prebuilt web console beside the bundle, and its browser code and esbuild nowhere in it (docs/protocol.md §9.5)', async () => {
     expect((await readdir(join(agui.codeDir, 'console'))).sort()).toEqual(['assets', 'index.html']);
     const assets = await readdir(join(agui.codeDir, 'console', 'assets'));
     expect(assets.sort()).toEqual([expect.stringMatching(/^console-[A-Z0-9]+\.js$/), expect.stringMatching(/^console-style-[A-Z0-9]+\.css$/)]);

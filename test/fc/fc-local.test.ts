@@ -137,7 +137,7 @@ describe('the bundle started as FC starts it', () => {
     expect(jsonLines(fn.lines).filter((line) => line['message'] === 'run admitted' && line['requestId'] !== requestId)).toEqual([]);
   });
 
-  it('serves no web console unless IAC_CODE_AGUI_CONSOLE=1 (SPEC §6)', async () => {
+  it('serves no web console unless IAC_CODE_AGUI_CONSOLE=1 (docs/protocol.md §9.1)', async () => {
     expect((await fetch(`${fn.url}/console`)).status).toBe(404);
     expect(jsonLines(fn.lines).some((line) => String(line['message']).includes('console'))).toBe(false);
   });

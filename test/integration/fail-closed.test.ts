@@ -1,5 +1,5 @@
 /**
- * Fail-closed state handling and the lease under time (SPEC §4 "Busy", "Fail closed").
+ * Fail-closed state handling and the lease under time (docs/protocol.md §6.6, §6.9).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FaultyStore } from '../support/faulty-store.js';

@@ -1,6 +1,5 @@
 /**
- * Many instances (SPEC §1 "any instance may serve any request of any thread", §4 "Busy",
- * "Cancel"): two real adapter processes (scripts/start-local.ts) share one OSS emulator bucket
+ * Many instances (docs/protocol.md §6.12, §6.6, §6.7): two real adapter processes (scripts/start-local.ts) share one OSS emulator bucket
  * through the OSS driver and one A2A emulator, as two FC instances share a bucket and a kernel.
  *
  * - an interrupt announced by A is resumed on B;

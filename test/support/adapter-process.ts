@@ -1,6 +1,6 @@
 /**
  * A real adapter process (`scripts/start-local.ts`, as `npm start` runs it) for multi-instance
- * tests: its own Node process, port and memory, sharing only what SPEC §1 lets instances share —
+ * tests: its own Node process, port and memory, sharing only what docs/protocol.md §6.12 lets instances share —
  * the thread store (an OSS bucket) and the A2A kernel. Nothing of this shell's IAC_CODE_* or
  * ALIBABA_CLOUD_* environment leaks in.
  */

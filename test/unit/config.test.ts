@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../lib/adapters/config.js';
 
-describe('configuration (SPEC §6)', () => {
+describe('configuration (docs/protocol.md §9.1)', () => {
   it('defaults to 127.0.0.1:8000, the file store under IAC_CODE_CONFIG_DIR, a 30 s lease renewed every 10 s', () => {
     const config = loadConfig({ IAC_CODE_CONFIG_DIR: '/cfg' });
     expect(config).toMatchObject({

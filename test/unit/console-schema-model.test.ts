@@ -1,7 +1,7 @@
 /**
  * The console's form generator (lib/console/app/interrupts/schema-model.ts) on the responseSchemas
  * the adapter sends (docs/protocol.md §5) — built by the adapter's own code, not copied — and on
- * the resource-selection schema of SPEC §4, which must render with no code of its own.
+ * the resource-selection schema of docs/protocol.md §4, which must render with no code of its own.
  */
 import { describe, expect, it } from 'vitest';
 import { answerModel, type FieldModel, validate } from '../../lib/console/app/interrupts/schema-model.js';

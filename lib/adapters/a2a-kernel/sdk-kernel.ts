@@ -1,6 +1,6 @@
 /**
  * The A2A kernel over @a2a-js/sdk 1.x (JSON-RPC transport) plus fetch for iac-code's two HTTP
- * endpoints (contract §A.1, §A.9). The client is built on the configured kernel URL, not on the
+ * endpoints (docs/protocol.md §7.1, §7.8, §7.9). The client is built on the configured kernel URL, not on the
  * URL an agent card advertises (a remote kernel may advertise an internal address). Every call
  * carries `A2A-Version: 1.0` (set by the SDK) and the bearer token when one is configured.
  *
@@ -15,7 +15,7 @@ import type { Secret } from '../../core/secret.js';
 import { withTrimmedSse } from './sse-history-trim.js';
 
 export interface KernelOptions {
-  /** The kernel's base URL; normalised to end in "/" (contract §A.1). */
+  /** The kernel's base URL; normalised to end in "/" (docs/protocol.md §7.1). */
   url: string;
   token: Secret | undefined;
 }

@@ -1,5 +1,5 @@
 /**
- * File driver (SPEC §5): `<state-dir>/threads/<thread-key>.json`, replaced atomically (temp file +
+ * File driver (docs/architecture.md §3.5): `<state-dir>/threads/<thread-key>.json`, replaced atomically (temp file +
  * rename) inside a short exclusive lock (file-lock.ts), so compare-and-swap holds even when several adapter
  * processes share the directory. Folders 0700, files 0600. Each file holds
  * `{revision, writeId, document}`: the revision is the CAS token, the writeId the writer's nonce.

@@ -4,13 +4,13 @@
  * 1. stop accepting connections;
  * 2. let live requests — streaming runs included — finish, up to the drain deadline;
  * 3. abort the requests still live: aborting a request's signal makes the app run its disconnect
- *    policy (SPEC §4 "Disconnect": cancel the A2A task when no interrupt is pending) and release
- *    the thread lease in the same write (SPEC §4 "Busy");
+ *    policy (docs/protocol.md §6.8: cancel the A2A task when no interrupt is pending) and release
+ *    the thread lease in the same write (docs/protocol.md §6.6);
  * 4. wait for that clean-up, up to the clean-up deadline, and only then let the process exit.
  *
  * So a lease is never left held without reason: the only one left is a run whose clean-up could
  * not finish in time (e.g. an unreachable store), and that lease expires by itself after its TTL
- * and is taken over by the next run (SPEC §4 "Busy").
+ * and is taken over by the next run (docs/protocol.md §6.6).
  */
 import { errorFields } from '../../core/error-fields.js';
 import type { Logger } from '../../core/ports.js';

@@ -172,7 +172,7 @@ export function createNodeHandler(app: App, logger: Logger, inFlight = new InFli
     res.on('close', () => {
       if (!res.writableFinished) controller.abort(new Error('client disconnected'));
     });
-    // The shell's own lines carry the FC request id too (the app's lines already do, SPEC §6).
+    // The shell's own lines carry the FC request id too (the app's lines already do, docs/architecture.md §5.5).
     const requestId = req.headers['x-fc-request-id'];
     const requestLogger = typeof requestId === 'string' ? logger.child({ requestId }) : logger;
     const body = new RequestBody(req, () => {

@@ -1,5 +1,5 @@
 /**
- * The page (SPEC §7): a header with the connection state, the threads (new, recent, reopen) and
+ * The page (docs/architecture.md §4.7): a header with the connection state, the threads (new, recent, reopen) and
  * the current conversation — pipeline tree, transcript, interrupts, message box and a cancel
  * button. It opens straight onto a new thread with default settings, so the first message is just
  * typed and sent.

@@ -44,7 +44,7 @@ export class Observer {
     this.make = eventFactory(deps.clock);
     const { request, document } = observation;
     // Seeded like the owner's run (text digests, cursor, open steps), so text already announced is
-    // not repeated; durable steps are not reopened — closers of steps opened before are (§8.4).
+    // not repeated; durable steps are not reopened — closers of steps opened before are (docs/protocol.md §8.4).
     this.translator = new RunTranslator({
       make: this.make,
       runId: request.runId,
@@ -82,7 +82,7 @@ export class Observer {
   }
 
   runStarted(): AguiEvent {
-    // No parentRunId: an observation is not a child of the run it observes (contract-2 §1.2).
+    // No parentRunId: an observation is not a child of the run it observes (docs/protocol.md §6.14).
     return this.make('RUN_STARTED', { threadId: this.observation.request.threadId, runId: this.observation.request.runId });
   }
 

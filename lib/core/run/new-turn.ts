@@ -1,4 +1,4 @@
-/** A new turn: the latest user message to SendStreamingMessage on a fresh task (contract §A.2). */
+/** A new turn: the latest user message to SendStreamingMessage on a fresh task (docs/protocol.md §7.2). */
 import { iacCodeMetadata, sendParams } from '../a2a/outbound.js';
 import { consumeStream } from './consume-stream.js';
 import { finishRun } from './run-ending.js';

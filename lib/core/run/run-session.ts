@@ -78,7 +78,7 @@ export class RunSession {
     for (const event of events) this.emit(event);
   }
 
-  /** `iac-code.session.v1`, exactly once per run (contract §C "Session event timing"). */
+  /** `iac-code.session.v1`, exactly once per run (docs/protocol.md §4.9). */
   emitSessionOnce(): void {
     if (this.sessionEmitted) return;
     this.sessionEmitted = true;

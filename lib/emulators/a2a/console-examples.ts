@@ -1,5 +1,5 @@
 /**
- * Prompts the web console offers when the local stack runs the built-in emulator (SPEC §7): one per
+ * Prompts the web console offers when the local stack runs the built-in emulator (docs/architecture.md §4.7): one per
  * scenario a person would want to see first. The first word picks the scenario (README "Emulator
  * scenarios"). Only the local stack passes them; against a real kernel the console offers none.
  */

@@ -36,7 +36,7 @@ export interface EmulatorControls {
   silenceMs: number;
   /** Session state as /iac-code/session/ensure-restored reports it (default ok). */
   sessions: Map<string, SessionState>;
-  /** False: the kernel predates /iac-code/session/ensure-restored (v0.13.1, SPEC §8). */
+  /** False: the kernel predates /iac-code/session/ensure-restored (v0.13.1, docs/protocol.md §7.8). */
   restoreRoute: boolean;
   /**
    * How ensure-restored answers a missing session (docs/protocol.md §7.8): `status` — 404

@@ -5,7 +5,7 @@
  * GetTask and SubscribeToTask are answered from the task's script: a real kernel's tasks keep
  * changing whether or not a client reads the stream, while the SDK's store only records what a
  * live request consumed.
- * A permission answer must be exactly one data part with the six keys of contract §A.5, for the
+ * A permission answer must be exactly one data part with the six keys of docs/protocol.md §5.3, for the
  * task's open input; anything else is a JSON-RPC invalid-params error, as the kernel answers.
  * So is a binary part over the kernel's 5 MiB inline limit or of a type it refuses (data-parts.ts).
  */

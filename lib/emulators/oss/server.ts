@@ -1,6 +1,6 @@
 /**
- * The OSS emulator (SPEC §5 "OSS emulator"; used by tests and by `npm start` when
- * IAC_CODE_AGUI_STATE_STORE=oss has no endpoint, SPEC §7): a real loopback HTTP server (node:http,
+ * The OSS emulator (docs/architecture.md §9.3; used by tests and by `npm start` when
+ * IAC_CODE_AGUI_STATE_STORE=oss has no endpoint, docs/protocol.md §9.5): a real loopback HTTP server (node:http,
  * nothing else to install) speaking the subset of the OSS REST API the OSS thread-store driver uses
  * — PutObject, GetObject, HeadObject, DeleteObject, DeleteMultipleObjects, ListObjects and
  * ListObjectsV2 — faithfully enough that the real `ali-oss` client cannot tell it from OSS:

@@ -1,5 +1,5 @@
 /**
- * The message box (SPEC §7): type and press Enter to send (Shift+Enter for a new line), attach
+ * The message box (docs/architecture.md §4.7): type and press Enter to send (Shift+Enter for a new line), attach
  * images with the picker or by dropping them anywhere on the box. Problems (limits, a message
  * while an answer is owed) are announced in the box's own live region.
  */

@@ -1,5 +1,5 @@
 /**
- * One thread on screen (SPEC §7): sends turns and resumes through run-client.ts, renders each run,
+ * One thread on screen (docs/architecture.md §4.7): sends turns and resumes through run-client.ts, renders each run,
  * keeps the thread's pipeline tree and its pending interrupts, and cancels its execution.
  *
  * While a run streams, `{threadId, runId, rosInvocationId, executionId}` is kept in session

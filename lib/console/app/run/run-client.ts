@@ -1,5 +1,5 @@
 /**
- * One run against the adapter through the official `@ag-ui/client` HttpAgent (SPEC §7), same
+ * One run against the adapter through the official `@ag-ui/client` HttpAgent (docs/architecture.md §4.7), same
  * origin. A fresh agent per run carries only this run's user message: the adapter reads the latest
  * user message anyway (docs/protocol.md §3), and replaying earlier turns — images included — would
  * only grow the body towards its 12 MiB limit.

@@ -2,8 +2,7 @@
  * What this tab must remember across a reload (docs/protocol.md §5, §6), in session storage:
  *
  * - the live run `{threadId, runId, rosInvocationId, executionId}` while it streams — exactly what
- *   `POST /extensions/iac-code/v1/executions/{executionId}/subscribe` needs to reattach (SPEC §4
- *   "Subscribe"); cleared when the run ends;
+ *   `POST /extensions/iac-code/v1/executions/{executionId}/subscribe` needs to reattach (docs/protocol.md §6.14); cleared when the run ends;
  * - a thread's pending interrupts, so a reload shows their forms again and the answer is a resume.
  */
 import type { Interrupt } from '@ag-ui/client';

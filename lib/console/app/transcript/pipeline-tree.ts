@@ -1,5 +1,5 @@
 /**
- * The pipeline panel (SPEC §7): the thread's PipelineModel drawn as nested lists — steps, their
+ * The pipeline panel (docs/architecture.md §4.7): the thread's PipelineModel drawn as nested lists — steps, their
  * candidates with state and streamed text, each candidate's steps — redrawn whole on each change
  * (a handful of nodes). States are words, not only colours.
  */

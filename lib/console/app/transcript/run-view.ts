@@ -1,5 +1,5 @@
 /**
- * One run in the transcript (SPEC §7): routes its AG-UI events to the blocks that show them —
+ * One run in the transcript (docs/architecture.md §4.7): routes its AG-UI events to the blocks that show them —
  * streamed text and folded reasoning, tool cards, artifacts, the thread's pipeline tree — and ends
  * with the footer (state, usage, session ids, error).
  */
