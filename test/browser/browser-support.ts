@@ -67,12 +67,12 @@ export async function sendMessage(page: Page, text: string): Promise<void> {
   await page.locator('#message').press('Enter');
 }
 
-/** Waits until the newest run's footer leaves "running"; returns its state (finished, interrupt, error). */
+/** Waits until the newest run's footer leaves "running" and "reconnecting"; returns its state (finished, interrupt, error). */
 export async function runEnd(page: Page): Promise<string> {
   await page.waitForFunction(() => {
     const footers = document.querySelectorAll('.run .run-footer');
     const state = footers[footers.length - 1]?.getAttribute('data-state');
-    return state !== undefined && state !== null && state !== 'running';
+    return typeof state === 'string' && state !== 'running' && state !== 'reconnecting';
   });
   return page.locator('.run .run-footer').last().getAttribute('data-state') as Promise<string>;
 }

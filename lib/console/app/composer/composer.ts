@@ -86,6 +86,13 @@ export class Composer {
 
   say(problem: string | undefined): void {
     this.problem.textContent = problem ?? '';
+    delete this.problem.dataset['tone'];
+  }
+
+  /** A helpful line where problems are said, without a problem's colour. */
+  hint(text: string): void {
+    this.problem.textContent = text;
+    this.problem.dataset['tone'] = 'hint';
   }
 
   private submit(): void {
