@@ -27,14 +27,7 @@ import { cancelExecution } from './cancel-execution.js';
 import { reattach } from './reattach.js';
 import { BASE_DELAY_MS, MAX_ATTEMPTS, type ReattachEnd, streamEnded } from './reattach-policy.js';
 import { streamRun } from './run-client.js';
-
-/** RUN_ERROR codes after which the interrupts are still pending and may be answered again (docs/protocol.md §2, §5). */
-const RETRYABLE_RESUME_CODES = new Set(['RESUME_PAYLOAD_INVALID', 'UNKNOWN_INTERRUPT', 'INCOMPLETE_RESUME', 'RESUME_ALREADY_APPLIED', 'SESSION_BACKUP_NOT_READY']);
-/**
- * Of those, the ones that say the forms on screen are not what the thread has pending (answered
- * elsewhere, unknown, or more of them, §5.5): the page then asks the adapter what still waits.
- */
-const STALE_FORMS_CODES = new Set(['UNKNOWN_INTERRUPT', 'INCOMPLETE_RESUME', 'RESUME_ALREADY_APPLIED']);
+import { planEnding, type RunEnd, type RunOrigin } from './run-endings.js';
 
 export interface ConversationHooks {
   /** A run started or ended, or what can be cancelled changed. */
@@ -56,9 +49,6 @@ interface LiveRun {
   observing: boolean;
   cancelled: boolean;
 }
-
-/** How a run's stream ended, as far as the page is concerned. */
-type RunEnd = ReattachEnd | { kind: 'not-run' | 'lost'; failure: Failure };
 
 /** Why the page reattaches: a run it showed live before a reload, or interrupts it shows that may have been answered elsewhere. */
 type FollowReason = 'reload' | 'check';
@@ -350,87 +340,21 @@ export class Conversation {
     });
   }
 
-  /** What the end of a run's stream means for the interrupts, the records and the page. */
-  private finish(live: LiveRun, end: RunEnd, origin: 'turn' | 'resume' | FollowReason): void {
+  /** Applies what the end of a run's stream means (run/run-endings.ts) to the records, the forms and the page. */
+  private finish(live: LiveRun, end: RunEnd, origin: RunOrigin): void {
     this.live = undefined;
-    let recheck = false;
-    const forget = () => clearLiveRun(live.runId);
-    const show = (text: string, failure?: Failure) => this.apply(live, consoleState(text, 'error', failure));
-    switch (end.kind) {
-      case 'terminal': {
-        forget();
-        const { terminal } = end;
-        if (terminal.type === 'RUN_FINISHED') {
-          const outcome = obj(terminal, 'outcome');
-          const interrupts = str(outcome, 'type') === 'interrupt' && Array.isArray(outcome?.['interrupts']) ? (outcome['interrupts'] as Interrupt[]) : [];
-          this.setPending(interrupts);
-          if (live.observing && live.cancelled) show('Cancelled');
-        } else {
-          const code = str(terminal, 'code') ?? '';
-          if (origin === 'resume' && RETRYABLE_RESUME_CODES.has(code)) {
-            this.interrupts.showFailure({ kind: 'run', code, message: str(terminal, 'message') ?? code, details: [] });
-            recheck = STALE_FORMS_CODES.has(code);
-          } else this.setPending([]);
-        }
-        break;
-      }
-      case 'aborted':
-        // Only a cancel aborts a stream (docs/protocol.md §6.7): the execution is over.
-        forget();
-        this.setPending([]);
-        show('Cancelled');
-        break;
-      case 'gone':
-      case 'replaced': {
-        forget();
-        this.setPending([]);
-        const failure =
-          origin === 'check' && end.kind === 'gone'
-            ? { ...end.failure, message: 'The request no longer waits: its execution has ended or was cancelled (from another tab or client, perhaps).' }
-            : end.failure;
-        show(end.kind === 'gone' ? 'Nothing left to watch' : 'Replaced by another execution', failure);
-        this.hooks.say(end.kind === 'gone' ? 'Nothing left to watch on this thread.' : 'Another execution has started on this thread.');
-        break;
-      }
-      case 'not-run':
-        forget();
-        show('Not run', end.failure);
-        if (origin === 'resume') this.interrupts.showFailure(end.failure);
-        break;
-      case 'failed':
-        forget();
-        show('Failed', end.failure);
-        if (origin === 'resume' || origin === 'check') this.interrupts.showFailure(end.failure);
-        break;
-      case 'unauthorized':
-        // The live record stays: once the token is given again, the page reattaches.
-        show(origin === 'turn' || origin === 'resume' ? 'Not run' : 'Not reattached', end.failure);
-        if (origin === 'check' || origin === 'resume') this.interrupts.showFailure(end.failure);
-        this.watched = false;
-        break;
-      case 'lost':
-      case 'exhausted': {
-        if (origin === 'check') {
-          // Nothing streams while interrupts wait: the forms shown stay usable.
-          show('Not checked', { ...end.failure, message: `Could not check with the adapter whether the request still waits: ${end.failure.message}` });
-          this.interrupts.setBusy(false);
-          break;
-        }
-        const message =
-          end.kind === 'exhausted'
-            ? `Could not reconnect to the run (${MAX_ATTEMPTS} attempts; last: ${end.failure.message}). It may still be going on: reload the page to try again.`
-            : end.failure.message;
-        if (end.kind === 'lost') forget();
-        show('Connection lost', { ...end.failure, message });
-        if (origin === 'resume') this.interrupts.showFailure({ ...end.failure, message });
-        this.hooks.say('The connection to the run was lost.');
-        break;
-      }
-    }
+    const plan = planEnding(end, origin, live);
+    if (plan.forget) clearLiveRun(live.runId);
+    if (plan.pending) this.setPending(plan.pending);
+    if (plan.footer) this.apply(live, consoleState(plan.footer.text, 'error', plan.footer.failure));
+    if (plan.panel) this.interrupts.showFailure(plan.panel);
+    if (plan.panelUsable) this.interrupts.setBusy(false);
+    if (plan.say) this.hooks.say(plan.say);
+    if (plan.watchAgain) this.watched = false;
     if ('failure' in end && end.failure.kind === 'unauthorized') this.hooks.unauthorized(end.failure);
     this.log.save();
     this.hooks.changed();
-    if (recheck && this.executionId && this.lastRunId) void this.follow(this.lastRunId, this.executionId, 'check');
+    if (plan.recheck && this.executionId && this.lastRunId) void this.follow(this.lastRunId, this.executionId, 'check');
   }
 
   private showPending(interrupts: readonly Interrupt[]): void {
