@@ -46,6 +46,8 @@ export async function launchBrowser(): Promise<Browser> {
     page,
     problems,
     screenshot: async (name) => {
+      // From the top: a full-page shot draws the sticky conversation header where the page is scrolled.
+      await page.evaluate(() => window.scrollTo(0, 0));
       await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
     },
     close: async () => {

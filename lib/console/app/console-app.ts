@@ -38,6 +38,7 @@ export class ConsoleApp {
   private readonly cancelButton: HTMLButtonElement;
   private readonly heading: HTMLElement;
   private readonly intro: HTMLElement;
+  private readonly examples: HTMLElement | null;
   /** The page may talk to the adapter (a token is known when one is needed). */
   private ready = false;
 
@@ -70,7 +71,7 @@ export class ConsoleApp {
     this.cancelButton = el('button', { type: 'button', class: 'danger', text: 'Cancel run', on: { click: () => void this.conversation.cancel() } });
     this.heading = el('h2', { id: 'conversation-heading', text: 'Conversation' });
     this.conversationSlot = el('div', { class: 'conversation-body' });
-    const examples = parts.config.examples.length
+    this.examples = parts.config.examples.length
       ? el(
           'div',
           { class: 'examples', role: 'group', 'aria-label': 'Example prompts' },
@@ -95,7 +96,7 @@ export class ConsoleApp {
           el('header', { class: 'conversation-header' }, this.heading, settingsDetails, this.cancelButton),
           this.intro,
           this.conversationSlot,
-          examples,
+          this.examples,
           parts.composer.root,
         ),
       ),
@@ -207,12 +208,14 @@ export class ConsoleApp {
     this.settingsSummary.textContent = `${settings.runMode} · ${settings.cwd}${settings.language ? ` · ${settings.language}` : ''}`;
     this.settingsForm.fill(settings, { bound: settings.started });
     this.intro.hidden = conversation.transcript.childElementCount > 0 || conversation.hasPending;
+    // The introduction lists the examples already; the short row takes over once it is gone.
+    if (this.examples) this.examples.hidden = !this.intro.hidden;
     this.cancelButton.disabled = !conversation.cancellable;
     this.cancelButton.hidden = !(conversation.busy || conversation.hasPending);
     const threads = listThreads();
     this.threadList.render(threads.some((thread) => thread.threadId === settings.threadId) ? threads : [settings, ...threads], settings.threadId, conversation.busy);
     if (conversation.busy) this.parts.composer.setEnabled(false, '');
-    else if (conversation.hasPending) this.parts.composer.setEnabled(false, 'Answer the request above (or cancel it) before sending a new message.');
+    else if (conversation.hasPending) this.parts.composer.setEnabled(false, 'Answer the request above first (or use Cancel run at the top).');
     else this.parts.composer.setEnabled(true, '');
   }
 }
