@@ -2,8 +2,9 @@
  * The web console in a real Chromium against a real stack (adapter + built-in A2A emulator, as
  * `npm start` runs it): it opens on an introduction whose examples fill the box with the run mode
  * they need, a turn streams into the page, tools and reasoning render, a pipeline's
- * tree follows its steps and candidates through a permission, a long run is cancelled from its
- * button, images are attached by picker and by drop within the adapter's limits, the layout
+ * tree follows its steps and candidates through a permission (and stays in the transcript as a
+ * picture once a new turn begins), a long run is cancelled from its button, images are attached
+ * by picker and by drop within the adapter's limits, the layout
  * stacks in a narrow window — all under the page's strict CSP without a console error.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -149,6 +150,14 @@ describe('the web console, run by run', { timeout: 60_000 }, () => {
     // The thread remembers the run mode the example chose.
     expect(await page.locator('.thread-item[aria-current="true"] .thread-meta').textContent()).toMatch(/^pipeline · /);
     await browser.screenshot('pipeline-completed');
+
+    // A new turn starts a new execution: the tree's last picture stays in the transcript where it ended.
+    await sendMessage(page, 'hello after the pipeline');
+    expect(await runEnd(page)).toBe('finished');
+    expect(await tree.isHidden()).toBe(true);
+    const picture = page.locator('.transcript .pipeline-snapshot');
+    expect(await picture.locator('h2 .badge').textContent()).toBe('completed');
+    expect(await picture.locator('[id]').count()).toBe(0);
   });
 
   it('cancels a long run from its button; the stream ends with CANCELLED', async () => {

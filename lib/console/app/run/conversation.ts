@@ -111,6 +111,7 @@ export class Conversation {
   }
 
   send(message: Outgoing): Promise<void> {
+    this.newTurn();
     this.transcript.append(userTurn(message.text, message.previews));
     this.log.user(message.text, message.previews.length);
     return this.run({ content: message.content });
@@ -194,6 +195,7 @@ export class Conversation {
     const live = liveRun();
     for (const entry of entries) {
       if (entry.kind === 'user') {
+        this.newTurn();
         const images = entry.images > 0 ? el('p', { class: 'note', text: `${entry.images} image${entry.images === 1 ? '' : 's'} attached (not kept after a reload).` }) : null;
         this.transcript.append(userTurn(entry.text, [images]));
       } else if (entry.kind === 'note') {
@@ -209,6 +211,12 @@ export class Conversation {
         }
       }
     }
+  }
+
+  /** A new turn starts a new execution: the last pipeline's picture stays where it ended. */
+  private newTurn(): void {
+    const picture = this.pipeline.archive();
+    if (picture) this.transcript.append(picture);
   }
 
   private newRun(runId: string, label: string): { view: RunView; logged: LoggedRun } {
