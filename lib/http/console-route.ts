@@ -28,7 +28,7 @@ export interface ConsoleAssets {
  */
 export interface ConsoleSettings {
   authRequired: boolean;
-  examples?: ReadonlyArray<{ label: string; text: string; runMode?: 'normal' | 'pipeline' }>;
+  examples?: ReadonlyArray<{ label: string; text: string; description?: string; runMode?: 'normal' | 'pipeline' }>;
 }
 
 /** Answers a GET under /console, or undefined for a path it does not serve (the app answers 404). */

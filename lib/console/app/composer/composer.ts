@@ -72,7 +72,9 @@ export class Composer {
   setEnabled(enabled: boolean, reason?: string): void {
     this.send.disabled = !enabled;
     this.input.setAttribute('aria-disabled', String(!enabled));
-    if (reason !== undefined) this.say(reason || undefined);
+    // Why sending waits is guidance, not a mistake of the person's.
+    if (reason) this.hint(reason);
+    else if (reason !== undefined) this.say(undefined);
   }
 
   fill(text: string): void {
@@ -86,6 +88,13 @@ export class Composer {
 
   say(problem: string | undefined): void {
     this.problem.textContent = problem ?? '';
+    delete this.problem.dataset['tone'];
+  }
+
+  /** A helpful line where problems are said, without a problem's colour. */
+  hint(text: string): void {
+    this.problem.textContent = text;
+    this.problem.dataset['tone'] = 'hint';
   }
 
   private submit(): void {
