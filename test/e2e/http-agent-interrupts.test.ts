@@ -4,7 +4,8 @@
  */
 import { type BaseEvent, buildResumeArray, HttpAgent } from '@ag-ui/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { iacCode, uniqueId } from '../support/fixtures.js';
+import { uniqueId } from '../support/fixtures.js';
+import { runTurn } from '../support/http-agent.js';
 import { type Stack, startStack } from '../support/stack.js';
 
 let stack: Stack;
@@ -14,10 +15,9 @@ beforeAll(async () => {
 });
 afterAll(async () => stack.close());
 
+/** The events of one turn. */
 async function run(agent: HttpAgent, parameters: Parameters<HttpAgent['runAgent']>[0]): Promise<BaseEvent[]> {
-  const events: BaseEvent[] = [];
-  await agent.runAgent({ runId: uniqueId('run'), forwardedProps: { iacCode: iacCode() }, ...parameters }, { onEvent: ({ event }) => void events.push(event) });
-  return events;
+  return (await runTurn(agent, parameters)).events;
 }
 
 describe('HttpAgent interrupt flows', () => {

@@ -6,7 +6,8 @@
  */
 import { type BaseEvent, buildResumeArray, HttpAgent } from '@ag-ui/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { iacCode, uniqueId } from '../support/fixtures.js';
+import { uniqueId } from '../support/fixtures.js';
+import { runTurn } from '../support/http-agent.js';
 import { type Stack, startStack } from '../support/stack.js';
 
 let stack: Stack;
@@ -16,10 +17,9 @@ beforeAll(async () => {
 });
 afterAll(async () => stack.close());
 
+/** The events of one turn. */
 async function run(agent: HttpAgent, parameters: Parameters<HttpAgent['runAgent']>[0]): Promise<BaseEvent[]> {
-  const events: BaseEvent[] = [];
-  await agent.runAgent({ runId: uniqueId('run'), forwardedProps: { iacCode: iacCode() }, ...parameters }, { onEvent: ({ event }) => void events.push(event) });
-  return events;
+  return (await runTurn(agent, parameters)).events;
 }
 
 describe('HttpAgent and a cloud resource selection', () => {
