@@ -71,6 +71,15 @@ function post(body: unknown, headers: Record<string, string> = {}): Promise<Resp
   });
 }
 
+/** Starts a run that keeps working (the `long` scenario) and reads it until its text streams; returns its reader and task. */
+async function startLongRun(threadId: string): Promise<{ reader: ReadableStreamDefaultReader<Uint8Array>; taskId: string | undefined }> {
+  const response = await post(runBody({ threadId, text: 'long' }));
+  const reader = response.body!.getReader();
+  let seen = '';
+  while (!seen.includes('TEXT_MESSAGE_CONTENT')) seen += new TextDecoder().decode((await reader.read()).value);
+  return { reader, taskId: /"taskId":"([^"]+)"/.exec(seen)?.[1] };
+}
+
 function runScript(script: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(join(PROJECT_ROOT, 'node_modules', '.bin', 'tsx'), [join(PROJECT_ROOT, 'scripts', script), ...args], {
@@ -238,11 +247,7 @@ describe('the bundle started as FC starts it', () => {
 
   it('on FC’s PreStop hook drains like SIGTERM: the live run is aborted at the drain deadline, its task cancelled and its lease released, then 200 — and the instance keeps serving', async () => {
     const threadId = uniqueId('thread');
-    const response = await post(runBody({ threadId, text: 'long' }));
-    const reader = response.body!.getReader();
-    let seen = '';
-    while (!seen.includes('TEXT_MESSAGE_CONTENT')) seen += new TextDecoder().decode((await reader.read()).value);
-    const taskId = /"taskId":"([^"]+)"/.exec(seen)?.[1];
+    const { reader, taskId } = await startLongRun(threadId);
 
     const hook = await fetch(`${fn.url}/pre-stop`, { headers: { 'x-fc-control-path': '/pre-stop', 'x-fc-request-id': 'pre-stop-1' } });
 
@@ -263,11 +268,7 @@ describe('the bundle started as FC starts it', () => {
 
   it('on SIGTERM aborts the live run after the drain deadline, cancels its task, releases its lease, then exits 0', async () => {
     const threadId = uniqueId('thread');
-    const response = await post(runBody({ threadId, text: 'long' }));
-    const reader = response.body!.getReader();
-    let seen = '';
-    while (!seen.includes('TEXT_MESSAGE_CONTENT')) seen += new TextDecoder().decode((await reader.read()).value);
-    const taskId = /"taskId":"([^"]+)"/.exec(seen)?.[1];
+    const { reader, taskId } = await startLongRun(threadId);
 
     const { code, signal } = await fn.stop('SIGTERM');
 
