@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MAX_JSON_DEPTH } from '../../lib/core/protocol/json-depth.js';
 import { MAX_CANCEL_BODY_BYTES } from '../../lib/http/cancel-route.js';
-import { uniqueId } from '../support/fixtures.js';
+import { runBody, uniqueId } from '../support/fixtures.js';
 import { CANCEL_PATH, sendInProcess, useFuzzStack } from './support/fuzz-stack.js';
 import { jsonText, nestedJson, type RawJson } from './support/json-text.js';
 import { fuzzParameters, runsFor, timeoutFor } from './support/settings.js';
@@ -47,25 +47,13 @@ const PLACES: Record<string, { depthAbove: number; place: (body: Record<string, 
   'a __proto__ key': { depthAbove: 1, place: (body, value) => void Object.defineProperty(body, '__proto__', { value, enumerable: true, configurable: true, writable: true }) },
 };
 
-function runBody(): Record<string, unknown> {
-  return {
-    threadId: uniqueId('deep'),
-    runId: 'run-1',
-    state: {},
-    messages: [{ id: 'm1', role: 'user', content: 'complete' }],
-    tools: [],
-    context: [],
-    forwardedProps: { iacCode: { schemaVersion: 1, rosInvocationId: 'invocation-1', cwd: '/w' } },
-  };
-}
-
 describe('deep JSON', () => {
   it(
     'refuses more than 256 levels in any field of POST / with 400 INVALID_INPUT, and streams within them',
     async () => {
       await fc.assert(
         fc.asyncProperty(fc.constantFrom(...Object.keys(PLACES)), levels, kind, async (where, depth, shape) => {
-          const body = runBody();
+          const body = runBody({ threadId: uniqueId('deep'), text: 'complete' });
           const { depthAbove, place } = PLACES[where]!;
           place(body, nestedJson(depth, shape));
           const answer = await sendInProcess(fuzz.stack, { body: jsonText(body) });

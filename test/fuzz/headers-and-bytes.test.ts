@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type Language, translate } from '../../lib/core/i18n/catalogue.js';
-import { uniqueId } from '../support/fixtures.js';
+import { runBody, uniqueId } from '../support/fixtures.js';
 import { sendInProcess, useFuzzStack } from './support/fuzz-stack.js';
 import { fuzzParameters, runsFor, timeoutFor } from './support/settings.js';
 import { headerValue } from './support/strings.js';
@@ -16,15 +16,7 @@ const TOKEN = 'fuzz-token-1';
 const fuzz = useFuzzStack({ config: { authToken: TOKEN } });
 
 function validBody(): string {
-  return JSON.stringify({
-    threadId: uniqueId('headers'),
-    runId: 'run-1',
-    state: {},
-    messages: [{ id: 'm1', role: 'user', content: 'complete é 会话' }],
-    tools: [],
-    context: [],
-    forwardedProps: { iacCode: { schemaVersion: 1, rosInvocationId: 'invocation-1', cwd: '/w' } },
-  });
+  return JSON.stringify(runBody({ threadId: uniqueId('headers'), text: 'complete é 会话' }));
 }
 
 /** A header value and whether the protocol accepts it (undefined: garbage, only the invariants apply). */
