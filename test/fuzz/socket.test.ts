@@ -50,6 +50,14 @@ const rawRequest = fc.oneof(
       'POST / HTTP/9.9\r\n\r\n',
     )
     .map((text) => encoder.encode(text)),
+  // Request lines and Host headers the Web Request the app takes cannot hold (docs/protocol.md §1.5).
+  fc
+    .tuple(
+      fc.constantFrom('GET', 'POST', 'OPTIONS', 'TRACE', 'TRACK', 'PATCH', 'PROPFIND', 'M-SEARCH'),
+      fc.constantFrom('/', '/health', '*', '//x/health', 'http://[/', 'http://x/health'),
+      fc.constantFrom('x', '[', 'a b', '%zz', '::1]', 'x:99999', ''),
+    )
+    .map(([method, target, host]) => encoder.encode(`${method} ${target} HTTP/1.1\r\nHost: ${host}\r\n\r\n`)),
   fc.tuple(fc.constantFrom(0x80, 0xff, 0xc0, 0xed), fc.nat({ max: 40 })).map(([bad, at]) => {
     const text = `POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length + 1}\r\n\r\n${body}`;
     const bytes = encoder.encode(text);
