@@ -10,6 +10,7 @@ import { type RunningBff, startBff } from '../../scripts/examples/bff/server.js'
 import { assertValidAgUiStream } from '../support/agui-oracle.js';
 import { runBody, uniqueId } from '../support/fixtures.js';
 import { runTurn } from '../support/http-agent.js';
+import { rawRequest } from '../support/raw-http.js';
 import { type Stack, startStack } from '../support/stack.js';
 
 const TOKEN = `bff-held-token-${uniqueId('t')}`;
@@ -70,5 +71,15 @@ describe('a browser behind the BFF', () => {
     expect(text).not.toContain(TOKEN);
     const notJson = await fetch(`${bff.url}/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' });
     expect(notJson.status).toBe(400);
+  });
+
+  it('refuses a request target that is no URL with 400 and keeps serving', async () => {
+    const exchange = rawRequest(bff.url, ['GET http://[/ HTTP/1.1', 'host: bff.local']);
+    try {
+      expect((await exchange.response).status).toBe(400);
+    } finally {
+      exchange.socket.destroy();
+    }
+    expect((await fetch(`${bff.url}/`)).status).toBe(405);
   });
 });
