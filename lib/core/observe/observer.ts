@@ -99,11 +99,12 @@ export class Observer {
 
   /**
    * Logged here with its cause, at warn as every RUN_ERROR is (docs/architecture.md §5) — at info
-   * when the caller left, which is not a failure of anything.
+   * when the observation was aborted: its caller left, or the instance is stopping (the cause
+   * says which); neither is a failure of anything.
    */
-  runError(failure: RunFailure, callerLeft = false): AguiEvent {
+  runError(failure: RunFailure, aborted = false): AguiEvent {
     const fields = { event: 'RUN_ERROR', code: failure.code, error: errorFields(failure) };
-    if (callerLeft) this.deps.logger.info('observation ended: the caller left', fields);
+    if (aborted) this.deps.logger.info('observation aborted: its caller left or the instance is stopping', fields);
     else this.deps.logger.warn('observation ended', fields);
     return this.make('RUN_ERROR', { code: failure.code, message: translate(failure.messageKey, this.language), usage: this.translator.usage.list() });
   }
