@@ -44,16 +44,7 @@ beforeAll(async () => {
   emulator = await startA2AEmulator({ token: a2aToken, silenceMs: 1_000 });
   scratchDir = await mkdtemp(join(tmpdir(), 'agui-fc-e2e-'));
   stateDir = join(scratchDir, 'state');
-  fn = await startFcLocal({
-    runtime,
-    codeDir: agui.codeDir,
-    port: await freePort(),
-    a2aUrl: emulator.url,
-    a2aToken,
-    authToken,
-    stateDir,
-    env: { IAC_CODE_AGUI_SHUTDOWN_DRAIN_MS: '200', IAC_CODE_AGUI_SHUTDOWN_CLEANUP_MS: '10000' },
-  });
+  fn = await startFunction(stateDir, { IAC_CODE_AGUI_SHUTDOWN_DRAIN_MS: '200', IAC_CODE_AGUI_SHUTDOWN_CLEANUP_MS: '10000' });
   callsAtStart = emulator.calls.length;
 }, 60_000);
 
@@ -62,6 +53,11 @@ afterAll(async () => {
   await emulator?.close();
   await Promise.all([outDir, scratchDir].filter(Boolean).map((dir) => rm(dir, { recursive: true, force: true })));
 });
+
+/** The built function as FC runs it, against the emulator, with the file store in `stateDir`. */
+async function startFunction(stateDir: string, env: Record<string, string>): Promise<RunningFunction> {
+  return startFcLocal({ runtime, codeDir: agui.codeDir, port: await freePort(), a2aUrl: emulator.url, a2aToken, authToken, stateDir, env });
+}
 
 function post(body: unknown, headers: Record<string, string> = {}): Promise<Response> {
   return fetch(`${fn.url}/`, {
@@ -152,16 +148,7 @@ describe('the bundle started as FC starts it', () => {
   });
 
   it('with IAC_CODE_AGUI_CONSOLE=1 serves the console npm run build put in its code folder', async () => {
-    const withConsole = await startFcLocal({
-      runtime,
-      codeDir: agui.codeDir,
-      port: await freePort(),
-      a2aUrl: emulator.url,
-      a2aToken,
-      authToken,
-      stateDir: join(scratchDir, 'state-console'),
-      env: { IAC_CODE_AGUI_CONSOLE: '1' },
-    });
+    const withConsole = await startFunction(join(scratchDir, 'state-console'), { IAC_CODE_AGUI_CONSOLE: '1' });
     try {
       const page = await fetch(`${withConsole.url}/console`);
       expect(page.status).toBe(200);

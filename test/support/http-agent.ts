@@ -11,3 +11,8 @@ export async function runTurn(agent: HttpAgent, parameters: Parameters<HttpAgent
   const result = await agent.runAgent({ runId: uniqueId('run'), forwardedProps: { iacCode: iacCode() }, ...parameters }, { onEvent: ({ event }) => void events.push(event) });
   return { events, result };
 }
+
+/** The events of one turn (runTurn). */
+export async function turnEvents(agent: HttpAgent, parameters: Parameters<HttpAgent['runAgent']>[0] = {}): Promise<BaseEvent[]> {
+  return (await runTurn(agent, parameters)).events;
+}
