@@ -12,6 +12,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { authTokenFrom } from '../lib/adapters/config.js';
+import { errorSummary } from '../lib/core/error-fields.js';
 import { startA2AEmulator } from '../lib/emulators/a2a/server.js';
 import { startOssEmulator } from '../lib/emulators/oss/server.js';
 import { buildFunctions } from './build.js';
@@ -82,6 +83,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`local:fc failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(`local:fc failed: ${errorSummary(error)}\n`);
   process.exit(1);
 });

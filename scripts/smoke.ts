@@ -14,6 +14,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { authTokenFrom } from '../lib/adapters/config.js';
 import { errorSummary } from '../lib/core/error-fields.js';
+import { sseBlockData } from './support/sse-events.js';
 
 export type AguiEvent = Record<string, unknown> & { type: string };
 
@@ -57,12 +58,8 @@ export async function readEvents(response: Response, onEvent: (event: AguiEvent)
   const decoder = new TextDecoder();
   let buffered = '';
   const flush = (block: string): void => {
-    const data = block
-      .split('\n')
-      .filter((line) => line.startsWith('data:'))
-      .map((line) => line.slice(5).trimStart())
-      .join('\n');
-    if (!data) return;
+    const data = sseBlockData(block);
+    if (data === undefined) return;
     const event = JSON.parse(data) as AguiEvent;
     events.push(event);
     onEvent(event);

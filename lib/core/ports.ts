@@ -92,7 +92,7 @@ export interface A2AKernel {
   getTask(taskId: string, historyLength: number, options?: KernelCallOptions): Promise<WireTask>;
   cancelTask(taskId: string, options?: KernelCallOptions): Promise<void>;
   subscribeToTask(taskId: string, options?: KernelCallOptions): AsyncIterable<WireStreamItem>;
-  /** POST /iac-code/session/ensure-restored (docs/protocol.md §7.8, docs/protocol.md §7.8). */
+  /** POST /iac-code/session/ensure-restored (docs/protocol.md §7.8). */
   ensureSessionRestored(request: { cwd: string; sessionId: string; taskId: string }, options?: KernelCallOptions): Promise<SessionRestoreResult>;
   /** GET /iac-code/pipeline/state; undefined when the kernel answers 404. */
   pipelineState(taskId: string, afterSequence: number, options?: KernelCallOptions): Promise<JsonObject | undefined>;

@@ -74,8 +74,8 @@ export function createApp(appDeps: AppDeps): App {
   };
 }
 
-/** A path the adapter serves (for CORS preflights), not counting FC's /pre-stop. */
-function isKnownRoute(pathname: string): boolean {
+/** The routes a browser may call across origins and so preflight: not the console (same origin), not FC's /pre-stop. */
+function isPreflightRoute(pathname: string): boolean {
   return pathname === '/health' || pathname === '/' || CANCEL_PATH.test(pathname) || SUBSCRIBE_PATH.test(pathname);
 }
 
@@ -84,19 +84,19 @@ async function dispatch(request: Request, deps: RouteDeps, corsOrigins: CorsOrig
   const logger = deps.logger.child({ requestId: request.headers.get('x-fc-request-id') ?? randomUUID(), method: request.method, path: url.pathname });
   const language = languageFromAcceptLanguage(request.headers.get('accept-language'), deps.config.defaultLanguage);
   const notFound = () => errorResponse(new AdapterError('NOT_FOUND', 'notFound'), language);
-  const route = (allowed: string, handle: () => Promise<Response> | Response): Promise<Response> | Response =>
-    request.method === allowed
-      ? handle()
-      : errorResponse(new AdapterError('METHOD_NOT_ALLOWED', 'methodNotAllowed'), language, { allow: corsOrigins.length > 0 ? `${allowed}, OPTIONS` : allowed });
+  // OPTIONS is named only where a preflight is answered: CORS on and one of the preflight routes
+  // (not the console, not /pre-stop), docs/protocol.md §1.1, §1.5.
+  const preflights = corsOrigins.length > 0 && isPreflightRoute(url.pathname);
+  const methodNotAllowed = (methods: string) =>
+    errorResponse(new AdapterError('METHOD_NOT_ALLOWED', 'methodNotAllowed'), language, { allow: preflights ? `${methods}, OPTIONS` : methods });
+  const route = (allowed: string, handle: () => Promise<Response> | Response): Promise<Response> | Response => (request.method === allowed ? handle() : methodNotAllowed(allowed));
   try {
     // Preflights are open (no bearer token: browsers never send one on OPTIONS), docs/protocol.md §1.5.
-    if (request.method === 'OPTIONS' && corsOrigins.length > 0 && isKnownRoute(url.pathname)) return preflightResponse(request, corsOrigins);
+    if (request.method === 'OPTIONS' && preflights) return preflightResponse(request, corsOrigins);
     // HEAD is GET without the body (docs/protocol.md §1.1).
     if (url.pathname === '/health') {
       if (request.method === 'HEAD') return withoutBody(health(deps));
-      return request.method === 'GET'
-        ? health(deps)
-        : errorResponse(new AdapterError('METHOD_NOT_ALLOWED', 'methodNotAllowed'), language, { allow: corsOrigins.length > 0 ? 'GET, HEAD, OPTIONS' : 'GET, HEAD' });
+      return request.method === 'GET' ? health(deps) : methodNotAllowed('GET, HEAD');
     }
     if (url.pathname === '/') return await route('POST', () => handleRun(request, deps, logger));
     const consoleRoute = deps.console;

@@ -1,13 +1,15 @@
 /**
  * Checks every protected route makes before reading a body (docs/protocol.md §1.2, §1.3): bearer token (scheme
  * case-insensitive, token compared in constant time), JSON content type, and a body read within
- * its size limit and deadline (read-body.ts) that must decode as JSON.
+ * its size limit and deadline (read-body.ts) that must decode as JSON — all of them at once, in
+ * order, through readProtectedJson.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { AdapterError } from '../core/errors.js';
 import type { Secret } from '../core/secret.js';
+import type { AppConfig } from './app.js';
 import { parseJsonBody } from './json-body.js';
-import { type BodyLimits, readBody } from './read-body.js';
+import { type BodyLimits, DEFAULT_BODY_TIMEOUT_MS, readBody } from './read-body.js';
 
 export function checkBearer(request: Request, token: Secret | undefined): void {
   if (!token) return;
@@ -49,8 +51,15 @@ function isUtf8Label(label: string): boolean {
   }
 }
 
-export async function readJsonBody(request: Request, limits: BodyLimits): Promise<unknown> {
+/**
+ * The checks every protected JSON route makes before it looks at its body, in the order of
+ * docs/protocol.md §1.3 (steps 2–6): bearer, content type, the body within its size limit and the
+ * body deadline, UTF-8, nesting, JSON. Returns the parsed body.
+ */
+export async function readProtectedJson(request: Request, config: Pick<AppConfig, 'authToken' | 'bodyTimeoutMs'>, body: Omit<BodyLimits, 'timeoutMs'>): Promise<unknown> {
+  checkBearer(request, config.authToken);
+  checkJsonContentType(request);
   // Depth first, then JSON.parse: the scan is linear and refuses what would make parsing or the
   // digest recurse too deep (docs/protocol.md §1.4).
-  return parseJsonBody(await readBody(request, limits));
+  return parseJsonBody(await readBody(request, { ...body, timeoutMs: config.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS }));
 }

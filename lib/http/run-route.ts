@@ -4,7 +4,6 @@
  * answered as HTTP JSON before the stream; then the run streams as SSE.
  */
 import { randomUUID } from 'node:crypto';
-import { AdapterError } from '../core/errors.js';
 import { languageFromAcceptLanguage, preferredLanguageOf } from '../core/i18n/language.js';
 import type { Logger } from '../core/ports.js';
 import { parseRunRequest } from '../core/protocol/run-request.js';
@@ -14,10 +13,8 @@ import { runAdmitted } from '../core/run/run-lifecycle.js';
 import type { RunDeps } from '../core/run/run-session.js';
 import type { RouteDeps } from './app.js';
 import { guidanceResponse } from './guidance-response.js';
-import { errorResponse } from './json-response.js';
-import { DEFAULT_BODY_TIMEOUT_MS } from './read-body.js';
-import { logRejection } from './rejection-log.js';
-import { checkBearer, checkJsonContentType, readJsonBody } from './request-guards.js';
+import { rejectionResponse } from './rejection-log.js';
+import { readProtectedJson } from './request-guards.js';
 import { sseResponse } from './sse.js';
 import { storeOf } from './store-of.js';
 
@@ -28,9 +25,7 @@ export async function handleRun(request: Request, deps: RouteDeps, logger: Logge
   let language = languageFromAcceptLanguage(request.headers.get('accept-language'), config.defaultLanguage);
   let leave: (() => void) | undefined;
   try {
-    checkBearer(request, config.authToken);
-    checkJsonContentType(request);
-    const body = await readJsonBody(request, { limit: MAX_RUN_BODY_BYTES, tooLarge: 'requestTooLarge', timeoutMs: config.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS });
+    const body = await readProtectedJson(request, config, { limit: MAX_RUN_BODY_BYTES, tooLarge: 'requestTooLarge' });
     language = preferredLanguageOf(body) ?? language;
     // Images are downsampled before admission: a refused image writes nothing, and the digest
     // parseRunRequest took stays that of the request as received (docs/protocol.md §3.4, §3.7).
@@ -68,10 +63,6 @@ export async function handleRun(request: Request, deps: RouteDeps, logger: Logge
     );
   } catch (error) {
     leave?.();
-    if (error instanceof AdapterError) {
-      logRejection(logger, 'request rejected', error);
-      return errorResponse(error, language);
-    }
-    throw error;
+    return rejectionResponse(error, logger, 'request rejected', language);
   }
 }

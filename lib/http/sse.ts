@@ -1,5 +1,5 @@
 /**
- * The SSE response of a run (docs/protocol.md §4.1; docs/protocol.md §4.2): one
+ * The SSE response of a run (docs/protocol.md §4.1, §4.2): one
  * `data: <json>\n\n` record per event, the comment `: heartbeat\n\n` after a quiet interval, and an
  * abort signal that fires when the caller goes away. The run itself always runs to completion —
  * after a disconnect its events are simply dropped — so its clean-up never gets skipped.

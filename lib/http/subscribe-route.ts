@@ -5,17 +5,14 @@
  * heartbeats as on `POST /`.
  */
 import { randomUUID } from 'node:crypto';
-import { AdapterError } from '../core/errors.js';
 import { languageFromAcceptLanguage } from '../core/i18n/language.js';
 import { admitObservation } from '../core/observe/observable.js';
 import { parseObservationRequest } from '../core/observe/observation-request.js';
 import { observeExecution } from '../core/observe/observe-execution.js';
 import type { Logger } from '../core/ports.js';
 import type { RouteDeps } from './app.js';
-import { errorResponse } from './json-response.js';
-import { DEFAULT_BODY_TIMEOUT_MS } from './read-body.js';
-import { logRejection } from './rejection-log.js';
-import { checkBearer, checkJsonContentType, readJsonBody } from './request-guards.js';
+import { rejectionResponse } from './rejection-log.js';
+import { readProtectedJson } from './request-guards.js';
 import { sseResponse } from './sse.js';
 import { storeOf } from './store-of.js';
 
@@ -25,9 +22,7 @@ export async function handleSubscribe(request: Request, executionId: string, dep
   const language = languageFromAcceptLanguage(request.headers.get('accept-language'), deps.config.defaultLanguage);
   let leave: (() => void) | undefined;
   try {
-    checkBearer(request, deps.config.authToken);
-    checkJsonContentType(request);
-    const body = await readJsonBody(request, { limit: MAX_SUBSCRIBE_BODY_BYTES, tooLarge: 'subscribeTooLarge', timeoutMs: deps.config.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS });
+    const body = await readProtectedJson(request, deps.config, { limit: MAX_SUBSCRIBE_BODY_BYTES, tooLarge: 'subscribeTooLarge' });
     const observed = parseObservationRequest(body, executionId);
     // An observation is a live stream too: it holds a place until it ends (docs/protocol.md §1.4).
     leave = deps.liveStreams.enter();
@@ -47,10 +42,6 @@ export async function handleSubscribe(request: Request, executionId: string, dep
     );
   } catch (error) {
     leave?.();
-    if (error instanceof AdapterError) {
-      logRejection(logger, 'subscribe rejected', error);
-      return errorResponse(error, language);
-    }
-    throw error;
+    return rejectionResponse(error, logger, 'subscribe rejected', language);
   }
 }

@@ -1,6 +1,7 @@
 /** Streams as the soak drives them: one run (and the resumes its interrupts call for), read to its end. */
 import { once } from 'node:events';
 import { connect } from 'node:net';
+import { parseSseEvents } from '../support/sse-events.js';
 
 let counter = 0;
 
@@ -27,23 +28,10 @@ export interface StreamOutcome {
   terminal: Record<string, unknown> | undefined;
 }
 
-export function parseEvents(raw: string): Array<Record<string, unknown> & { type: string }> {
-  const events: Array<Record<string, unknown> & { type: string }> = [];
-  for (const block of raw.split('\n\n')) {
-    const data = block
-      .split('\n')
-      .filter((line) => line.startsWith('data:'))
-      .map((line) => line.slice(5).trimStart())
-      .join('\n');
-    if (data) events.push(JSON.parse(data));
-  }
-  return events;
-}
-
 export async function postRun(url: string, body: unknown, signal?: AbortSignal): Promise<{ outcome: StreamOutcome; events: Array<Record<string, unknown> & { type: string }> }> {
   const response = await fetch(`${url}/`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'text/event-stream' }, body: JSON.stringify(body), signal });
   const raw = await response.text();
-  const events = response.status === 200 ? parseEvents(raw) : [];
+  const events = response.status === 200 ? parseSseEvents(raw) : [];
   const last = events.at(-1);
   const terminal = last && (last.type === 'RUN_FINISHED' || last.type === 'RUN_ERROR') ? last : undefined;
   return { outcome: { status: response.status, types: events.map((event) => event.type), terminal }, events };

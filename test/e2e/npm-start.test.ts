@@ -7,13 +7,12 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FileThreadStore } from '../../lib/adapters/file-store/file-store.js';
 import { startA2AEmulator } from '../../lib/emulators/a2a/server.js';
-import { type AdapterProcess, startAdapterProcess } from '../support/adapter-process.js';
+import { type AdapterProcess, freePort, startAdapterProcess } from '../support/adapter-process.js';
 import { runBody, uniqueId } from '../support/fixtures.js';
 import { imagePart, photoLikePng } from '../support/images.js';
 import { interruptsOf, resolved } from '../support/interrupts.js';
@@ -27,15 +26,6 @@ const children: ChildProcess[] = [];
 afterEach(() => {
   for (const child of children.splice(0)) child.kill('SIGTERM');
 });
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function start(env: Record<string, string>): Promise<{ output: () => string; exited: Promise<number | null> }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start-local.ts'], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });

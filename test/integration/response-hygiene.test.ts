@@ -111,6 +111,22 @@ describe('every response', () => {
     }
   });
 
+  it('a request the app cannot be given — a Host no URL can hold, a method fetch forbids — is answered 400 by the shell, and the instance lives on', async () => {
+    const { host } = new URL(stack.url);
+    const cases = [
+      rawRequest(stack.url, ['GET /health HTTP/1.1', 'host: [']),
+      rawRequest(stack.url, ['GET /health HTTP/1.1', 'host: a b']),
+      rawRequest(stack.url, ['TRACE /health HTTP/1.1', `host: ${host}`]),
+      rawRequest(stack.url, ['TRACK / HTTP/1.1', `host: ${host}`]),
+    ];
+    const answers = await Promise.all(cases.map(answer));
+    // The Host plays no part in routing (docs/protocol.md §1.1): an odd one still reaches /health.
+    expect(answers.map((response) => response.status)).toEqual([200, 200, 400, 400]);
+    for (const response of answers) expectHygiene(response);
+    expect(JSON.parse(answers[2]?.body ?? '')).toEqual({ error: { code: 'INVALID_INPUT', message: 'The request is not valid HTTP.' } });
+    expect((await fetch(`${stack.url}/health`)).status).toBe(200);
+  });
+
   it('while the instance shuts down: still no connection header, and the connection is closed after the answer', async () => {
     const server = await listen(
       stack.app,

@@ -107,3 +107,16 @@ export function rawRequest(url: string, head: string[], options: { readAfterSend
       }),
   };
 }
+
+/** Whether a TCP connection to the server behind `url` is refused (it stopped listening, or never did). */
+export function connectionRefused(url: string): Promise<boolean> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = connect(Number(port), hostname);
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('error', () => resolve(true));
+  });
+}

@@ -2,7 +2,7 @@
  * The ImageCodec port over sharp (libvips), the one place that calls it (docs/architecture.md §4.6).
  *
  * sharp is a native Node-API module: the esbuild bundle leaves it external and `npm run build`
- * copies it with its Linux x64 binaries beside the bundle (scripts/build/native-packages.ts). It is
+ * copies it with its Linux x64 binaries beside the bundle (scripts/build/runtime-packages.ts). It is
  * imported on the first image only, so neither start-up nor a turn without images pays for
  * loading libvips. Every failure of sharp on the caller's bytes leaves as ImageDecodeError; a
  * failure to load sharp itself is the deployment's fault and propagates as it is (500).

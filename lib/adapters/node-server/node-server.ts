@@ -18,6 +18,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { errorFields } from '../../core/error-fields.js';
+import { translate } from '../../core/i18n/catalogue.js';
 import type { Logger } from '../../core/ports.js';
 import type { App } from '../../http/app.js';
 import { DEFAULT_BODY_TIMEOUT_MS } from '../../http/read-body.js';
@@ -97,8 +98,13 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/**
+ * The socket's request as the Web `Request` the app takes. The app routes by path alone (docs/protocol.md
+ * §1.1), so the URL is built on a fixed origin: no Host header can make it unparsable. Throws for what
+ * has no Web form at all — a request target that is no URL, or a method fetch forbids (TRACE, TRACK).
+ */
 function toRequest(req: IncomingMessage, body: RequestBody, signal: AbortSignal): Request {
-  const url = `http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`;
+  const url = new URL(`http://localhost${req.url ?? '/'}`);
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (Array.isArray(value)) for (const item of value) headers.append(name, item);
@@ -148,14 +154,20 @@ async function writeResponse(response: Response, req: IncomingMessage, res: Serv
   if (!res.destroyed) res.end();
 }
 
-/** The shell's own answer when the app failed before any header was sent (a bug; logged). */
-function writeInternalError(req: IncomingMessage, res: ServerResponse, body: RequestBody): void {
-  res.statusCode = 500;
-  res.setHeader('content-type', 'application/json');
+/**
+ * The shell's own answers, in English as client-error.ts writes Node's (the app that would pick a
+ * language never saw the request): 500 when the app failed before any header was sent (a bug;
+ * logged), 400 for a request the app cannot be given at all.
+ */
+function writeShellAnswer(req: IncomingMessage, res: ServerResponse, body: RequestBody, status: 400 | 500): void {
+  const [code, key] = status === 500 ? (['INTERNAL_ERROR', 'internalError'] as const) : (['INVALID_INPUT', 'malformedRequest'] as const);
+  res.statusCode = status;
+  res.setHeader('content-type', 'application/json; charset=utf-8');
+  res.setHeader('cache-control', 'no-store');
   res.setHeader(NOSNIFF, 'nosniff');
   res.removeHeader('connection');
   if (!req.complete) discardRestOfBody(req, res, body, { closeAfter: false, stalled: false });
-  res.end('{"error":{"code":"INTERNAL_ERROR","message":"An internal error occurred."}}');
+  res.end(JSON.stringify({ error: { code, message: translate(key, 'en') } }));
 }
 
 export interface NodeHandlerOptions {
@@ -178,13 +190,21 @@ export function createNodeHandler(app: App, logger: Logger, inFlight = new InFli
     const body = new RequestBody(req, () => {
       if (options.continueOnRead && !res.headersSent) res.writeContinue();
     });
-    const request = toRequest(req, body, controller.signal);
+    let request: Request;
+    try {
+      request = toRequest(req, body, controller.signal);
+    } catch (error) {
+      // Thrown here it would reach the server's 'request' event and end the process.
+      requestLogger.info('request refused: it has no Web form', { method: req.method, error: errorFields(error) });
+      writeShellAnswer(req, res, body, 400);
+      return;
+    }
     const work = app
       .fetch(request)
       .then((response) => writeResponse(response, req, res, body, isDraining()))
       .catch((error: unknown) => {
         requestLogger.error('response failed', { error: errorFields(error) });
-        if (!res.headersSent) writeInternalError(req, res, body);
+        if (!res.headersSent) writeShellAnswer(req, res, body, 500);
         else res.destroy();
       });
     inFlight.track(controller, request, work);

@@ -1,6 +1,6 @@
 /**
  * Every user-facing sentence the adapter writes itself, in the seven supported languages
- * (docs/protocol.md §1.6; docs/protocol.md §1.6). English is the source; a test checks that every key has
+ * (docs/protocol.md §1.6). English is the source; a test checks that every key has
  * a non-empty translation in every language.
  */
 export const LANGUAGES = ['en', 'zh', 'es', 'fr', 'de', 'ja', 'pt'] as const;

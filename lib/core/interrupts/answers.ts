@@ -1,5 +1,5 @@
 /**
- * Resume answers (docs/protocol.md §5.3; docs/protocol.md §5.3, §5.5): digests that make a repeated answer
+ * Resume answers (docs/protocol.md §5.3, §5.5): digests that make a repeated answer
  * recognisable, validation against the interrupt's responseSchema with a real JSON Schema
  * validator (Ajv), and the A2A form of each answer — a six-key permission data part, or the
  * plain text of a question or option choice.

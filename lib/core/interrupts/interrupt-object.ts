@@ -1,5 +1,5 @@
 /**
- * The AG-UI interrupt for a pending A2A input (docs/protocol.md §5.2; docs/protocol.md §5.2): `id`, `reason`, `message`, `responseSchema`, `toolCallId`, `metadata`. No `expiresAt`:
+ * The AG-UI interrupt for a pending A2A input (docs/protocol.md §5.2): `id`, `reason`, `message`, `responseSchema`, `toolCallId`, `metadata`. No `expiresAt`:
  * the adapter imposes no deadline (docs/protocol.md §5.2).
  */
 import type { Interrupt } from '@ag-ui/core';

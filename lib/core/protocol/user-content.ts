@@ -1,5 +1,5 @@
 /**
- * The latest user message's content → A2A message parts (docs/protocol.md §3.3, docs/protocol.md §3.3).
+ * The latest user message's content → A2A message parts (docs/protocol.md §3.3).
  *
  * Text becomes `{text}`; an inline image becomes a data part `{data:{filename, bytes}, mediaType}`.
  * Remote URLs, audio, video, documents and generic binaries are rejected; a legacy `binary` part

@@ -38,6 +38,15 @@ export interface DurableRunState {
   pipelineOpenSteps: string[];
 }
 
+/**
+ * The translator of a run — or an observation — of an execution, seeded with what earlier runs of
+ * it left durable in the thread document: text digests (docs/protocol.md §4.6), the pipeline cursor
+ * and open steps (§8.2, §8.4).
+ */
+export function translatorFor(execution: DurableRunState, run: Omit<TranslatorSeed, keyof DurableRunState>): RunTranslator {
+  return new RunTranslator({ ...run, textDigests: execution.textDigests, pipelineSequence: execution.pipelineSequence, pipelineOpenSteps: execution.pipelineOpenSteps });
+}
+
 function record(value: unknown): JsonObject | undefined {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as JsonObject) : undefined;
 }
