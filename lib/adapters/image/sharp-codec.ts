@@ -45,7 +45,10 @@ async function onImage<T>(what: string, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    throw new ImageDecodeError(`The image cannot be ${what}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    // libvips' own words stay in the cause (logged), never in the caller's answer (docs/protocol.md §2.5).
+    const overPixelLimit = error instanceof Error && /pixel limit/i.test(error.message);
+    const reason = overPixelLimit ? `it has more than ${MAX_IMAGE_PIXELS} pixels` : 'its data is corrupt, truncated or not an image';
+    throw new ImageDecodeError(`The image cannot be ${what}: ${reason}.`, { cause: error });
   }
 }
 
