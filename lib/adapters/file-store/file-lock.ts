@@ -13,7 +13,7 @@
  * - sooner, a lock that holds no record at all (empty, truncated, foreign bytes: a crash of an
  *   older writer, or not ours) once it is older than UNREADABLE_GRACE_MS.
  * Recovery moves the lock aside and deletes it only if it is still the very file judged stale
- * (same inode); a newer lock moved aside by a racing recovery is put back.
+ * (same inode and write time); a newer lock moved aside by a racing recovery is put back.
  */
 
 import { randomUUID } from 'node:crypto';
@@ -36,18 +36,31 @@ interface LockOwner {
 /** How old a lock without a readable record must be before it is broken (claims are linked complete, so only a crash or a stranger leaves one). */
 export const UNREADABLE_GRACE_MS = 1_000;
 
-export async function withFileLock<T>(lockPath: string, options: LockOptions, body: () => Promise<T>): Promise<T> {
+/**
+ * Runs `body` while holding the lock. `stillHeld` tells whether the lock file under the name is
+ * still this holder's: the one residual race of recovery (a newer lock moved aside by a recovery
+ * that judged an older one, and the name taken by a third writer before it is put back) leaves a
+ * holder without its name, and a holder checks this right before it commits.
+ */
+export async function withFileLock<T>(lockPath: string, options: LockOptions, body: (stillHeld: () => Promise<boolean>) => Promise<T>): Promise<T> {
   const owner: LockOwner = { host: hostname(), pid: process.pid, nonce: randomUUID() };
   const held = await acquire(lockPath, owner, options);
+  const stillHeld = async () => sameFile(await stat(lockPath, { bigint: true }).catch(() => undefined), held);
   try {
-    return await body();
+    return await body(stillHeld);
   } finally {
     await release(lockPath, held);
   }
 }
 
+/**
+ * The same lock file: same inode and the same nanosecond modification time. The inode alone is not
+ * enough — a file system reuses a freed inode number at once, so a lock deleted and taken again can
+ * carry its predecessor's number; the claim's write time tells them apart, and neither linking nor
+ * renaming changes it.
+ */
 function sameFile(a: BigIntStats | undefined, b: BigIntStats | undefined): boolean {
-  return a !== undefined && b !== undefined && a.ino === b.ino && a.dev === b.dev;
+  return a !== undefined && b !== undefined && a.ino === b.ino && a.dev === b.dev && a.mtimeNs === b.mtimeNs;
 }
 
 /** Returns the stats of the lock file this caller now holds. */

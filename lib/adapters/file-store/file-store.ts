@@ -50,11 +50,11 @@ export class FileThreadStore implements ThreadStore {
     const path = this.pathFor(threadId);
     try {
       await this.prepare();
-      return await withFileLock(`${path}.lock`, { staleMs: this.options.staleLockMs ?? 10_000, waitMs: this.options.lockWaitMs ?? 5_000 }, async () => {
+      return await withFileLock(`${path}.lock`, { staleMs: this.options.staleLockMs ?? 10_000, waitMs: this.options.lockWaitMs ?? 5_000 }, async (stillHeld) => {
         const current = (await this.readEnvelope(path))?.revision ?? 0;
         if (current !== expected) throw new StoreConflictError();
         const envelope: Envelope = { revision: expected + 1, writeId: randomUUID(), document };
-        await writeAtomically(path, JSON.stringify(envelope));
+        await writeAtomically(path, JSON.stringify(envelope), stillHeld);
         return envelope.revision;
       });
     } catch (error) {
@@ -94,7 +94,13 @@ export class FileThreadStore implements ThreadStore {
   }
 }
 
-async function writeAtomically(path: string, text: string): Promise<void> {
+/**
+ * Temp file + rename. `mayCommit` runs between the two: the rename is the commit, so the lock is
+ * checked once more right before it (file-lock.ts: a recovery racing a fresh holder can, in a
+ * window of microseconds, leave two writers believing they hold the lock; the second check makes
+ * the one that lost the name give up with a conflict instead of overwriting).
+ */
+async function writeAtomically(path: string, text: string, mayCommit: () => Promise<boolean>): Promise<void> {
   const temp = `${path}.${randomUUID()}.tmp`;
   const handle = await open(temp, 'wx', 0o600);
   try {
@@ -104,6 +110,7 @@ async function writeAtomically(path: string, text: string): Promise<void> {
     await handle.close();
   }
   try {
+    if (!(await mayCommit())) throw new StoreConflictError('The thread lock was lost before the write; re-read and retry.');
     await rename(temp, path);
   } catch (error) {
     await unlink(temp).catch(() => undefined);
