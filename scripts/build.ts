@@ -1,5 +1,5 @@
 /**
- * `npm run build`: one esbuild bundle per Function Compute function (SPEC §1): every folder under
+ * `npm run build`: one esbuild bundle per Function Compute function (docs/architecture.md §1.5): every folder under
  * functions/ with an index.ts becomes dist/<name>/index.mjs, the chunks it loads on first use in
  * dist/<name>/chunks/ (code splitting: start-up reads only what `GET /health` runs), each with its
  * source map — the code package s.yaml deploys. Node 22 (FC's Nodejs22 layer, docs/deploy.md),
@@ -94,7 +94,7 @@ export async function buildFunctions(options: { root?: string; outDir?: string }
   const root = options.root ?? PROJECT_ROOT;
   const outDir = options.outDir ?? join(root, 'dist');
   const built: BuiltFunction[] = [];
-  // One console build for every function: the FC entry reads it from its code folder when enabled (SPEC §7).
+  // One console build for every function: the FC entry reads it from its code folder when enabled (docs/protocol.md §9.5).
   const webConsole = await buildConsole();
   for (const name of await listFunctions(root)) {
     const codeDir = join(outDir, name);

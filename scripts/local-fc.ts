@@ -12,6 +12,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { authTokenFrom } from '../lib/adapters/config.js';
+import { errorSummary } from '../lib/core/error-fields.js';
 import { startA2AEmulator } from '../lib/emulators/a2a/server.js';
 import { startOssEmulator } from '../lib/emulators/oss/server.js';
 import { buildFunctions } from './build.js';
@@ -39,6 +40,8 @@ async function main(): Promise<void> {
     store: 'oss',
     oss,
     detached: true,
+    // Without a token this loopback run opts in to anonymous access, which FC itself refuses by default (docs/protocol.md §1.2).
+    env: authToken ? undefined : { IAC_CODE_AGUI_ALLOW_ANONYMOUS: '1' },
     onLine: (line, stream) => (stream === 'stderr' ? process.stderr : process.stdout).write(`${line}\n`),
   });
   process.stdout.write(
@@ -46,7 +49,7 @@ async function main(): Promise<void> {
       '',
       `FC web function "${runtime.functionName}" (bundle ${runtime.codeDir}) listening on ${fn.url}`,
       `started as FC would: ${fn.commandLine.join(' ')} (cwd = code folder)${fn.nodeSubstitute ? ` — ${runtime.command[0]} is absent here, so ${fn.nodeSubstitute.why} runs it` : ''}`,
-      `A2A kernel: built-in emulator at ${emulator.url}; thread store: oss (emulator at ${oss.endpoint}, bucket ${oss.bucket}); auth: ${authToken ? 'IAC_CODE_AGUI_AUTH_TOKEN' : 'none (set IAC_CODE_AGUI_AUTH_TOKEN to require it)'}`,
+      `A2A kernel: built-in emulator at ${emulator.url}; thread store: oss (emulator at ${oss.endpoint}, bucket ${oss.bucket}); auth: ${authToken ? 'IAC_CODE_AGUI_AUTH_TOKEN' : 'none (IAC_CODE_AGUI_ALLOW_ANONYMOUS=1 for this run; set IAC_CODE_AGUI_AUTH_TOKEN to require a token)'}`,
       '',
       demoCurl(fn.url, { threadId: 'fc-demo-thread', withAuth: Boolean(authToken), extraHeaders: " -H 'x-fc-request-id: local-1'" }),
       `  npm run smoke -- ${fn.url}`,
@@ -80,6 +83,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`local:fc failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(`local:fc failed: ${errorSummary(error)}\n`);
   process.exit(1);
 });

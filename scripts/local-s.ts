@@ -8,6 +8,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { authTokenFrom } from '../lib/adapters/config.js';
+import { errorSummary } from '../lib/core/error-fields.js';
 import { startA2AEmulator } from '../lib/emulators/a2a/server.js';
 import { startOssEmulator } from '../lib/emulators/oss/server.js';
 import { buildFunctions, PROJECT_ROOT } from './build.js';
@@ -82,6 +83,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`local:s failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(`local:s failed: ${errorSummary(error)}\n`);
   process.exit(1);
 });

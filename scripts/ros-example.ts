@@ -11,7 +11,7 @@
  *    runId, the same rosInvocationId — answers every interrupt (permissions allow_once; questions
  *    and choices take their first option), until the execution's turn succeeds.
  * 2. Execution B on the same thread under a new rosInvocationId (a new execution on the same A2A
- *    context, SPEC §4 "Identity"): a long turn, cancelled while it streams with
+ *    context, docs/protocol.md §6.5): a long turn, cancelled while it streams with
  *    POST /extensions/iac-code/v1/executions/{executionId}/cancel {threadId, rosInvocationId};
  *    the stream ends with RUN_ERROR CANCELLED, and a second cancel answers "already_terminal".
  *

@@ -1,6 +1,6 @@
 /**
  * `npm run smoke -- <url>`: checks a deployed (or local) adapter end to end — GET /health, then one
- * normal turn, printing every AG-UI event as it arrives (SPEC §2, §4). Sends
+ * normal turn, printing every AG-UI event as it arrives (docs/protocol.md §1, §4). Sends
  * `Authorization: Bearer $IAC_CODE_AGUI_AUTH_TOKEN` when that variable is set; never prints it.
  * Exit code 0 only when /health answers ok and the turn ends with RUN_FINISHED.
  *
@@ -14,6 +14,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { authTokenFrom } from '../lib/adapters/config.js';
 import { errorSummary } from '../lib/core/error-fields.js';
+import { sseBlockData } from './support/sse-events.js';
 
 export type AguiEvent = Record<string, unknown> & { type: string };
 
@@ -29,7 +30,7 @@ export interface TurnOptions {
   cwd: string;
 }
 
-/** A RunAgentInput for one normal turn (SPEC §3). */
+/** A RunAgentInput for one normal turn (docs/protocol.md §3.1). */
 export function runAgentInput(options: TurnOptions): Record<string, unknown> {
   return {
     threadId: options.threadId,
@@ -57,12 +58,8 @@ export async function readEvents(response: Response, onEvent: (event: AguiEvent)
   const decoder = new TextDecoder();
   let buffered = '';
   const flush = (block: string): void => {
-    const data = block
-      .split('\n')
-      .filter((line) => line.startsWith('data:'))
-      .map((line) => line.slice(5).trimStart())
-      .join('\n');
-    if (!data) return;
+    const data = sseBlockData(block);
+    if (data === undefined) return;
     const event = JSON.parse(data) as AguiEvent;
     events.push(event);
     onEvent(event);

@@ -17,6 +17,7 @@
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { errorSummary } from '../lib/core/error-fields.js';
 import { runSmoke } from './smoke.js';
 import { checkDeployment, httpTriggerOf } from './verify/compare.js';
 import { type DeclaredFunction, declaredFunction } from './verify/declared.js';
@@ -78,7 +79,7 @@ export async function verify(options: VerifyOptions): Promise<number> {
   } else {
     out(`Smoke turn against ${url}:`);
     smokeOk = await runSmoke(url, { token: env['IAC_CODE_AGUI_AUTH_TOKEN'] }, (line) => out(`  ${line}`)).catch((error: unknown) => {
-      out(`  smoke: FAILED (${error instanceof Error ? error.message : String(error)})`);
+      out(`  smoke: FAILED (${errorSummary(error)})`);
       return false;
     });
   }
@@ -104,7 +105,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   verify(options).then(
     (code) => process.exit(code),
     (error: unknown) => {
-      process.stderr.write(`verify: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.stderr.write(`verify: ${errorSummary(error)}\n`);
       process.exit(1);
     },
   );

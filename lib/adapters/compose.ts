@@ -34,6 +34,8 @@ export function composeApp(config: EntryConfig, logger: Logger, extras: AppExtra
       leaseTtlMs: config.leaseTtlMs,
       leaseRenewMs: config.leaseRenewMs,
       corsOrigins: config.corsOrigins,
+      bodyTimeoutMs: config.bodyTimeoutMs,
+      maxActiveRuns: config.maxActiveRuns,
     },
     storeFor,
     storeKind: kind,
@@ -47,9 +49,9 @@ export function composeApp(config: EntryConfig, logger: Logger, extras: AppExtra
 }
 
 /**
- * File: one store for every request. OSS (SPEC §6): a store per request, bound to the request's
- * FC role credentials when it carries them (they rotate), else to the environment's. Either driver
- * is imported with the first request that needs a store (lazy-store.ts).
+ * File: one store for every request. OSS (docs/protocol.md §9.4): a store per request, bound to the
+ * request's FC role credentials when it carries them (they rotate), else to the environment's.
+ * Either driver is imported with the first request that needs a store (lazy-store.ts).
  */
 function createStores(config: Config): StoreWiring {
   const oss = config.store === 'oss' ? config.oss : undefined;

@@ -8,6 +8,8 @@ import { delimiter, join } from 'node:path';
 import type { Language } from '../core/i18n/catalogue.js';
 import { normaliseLanguage } from '../core/i18n/language.js';
 import { type Secret, secretFrom } from '../core/secret.js';
+import { DEFAULT_MAX_ACTIVE_RUNS } from '../http/live-stream-gate.js';
+import { DEFAULT_BODY_TIMEOUT_MS } from '../http/read-body.js';
 import { ConfigError } from './config/config-error.js';
 import { corsOriginsFrom } from './config/cors-origins.js';
 import { functionComputePort } from './config/function-compute.js';
@@ -36,6 +38,10 @@ export interface Config {
   leaseTtlMs: number;
   leaseRenewMs: number;
   heartbeatMs: number;
+  /** IAC_CODE_AGUI_BODY_TIMEOUT_MS: time for a whole request body to arrive, else 408 (docs/protocol.md §1.4). */
+  bodyTimeoutMs: number;
+  /** IAC_CODE_AGUI_MAX_ACTIVE_RUNS: live runs per instance before 503 SERVER_BUSY (docs/protocol.md §1.4). */
+  maxActiveRuns: number;
   /** On SIGTERM/SIGINT: how long live runs may finish, then how long their clean-up gets (docs/architecture.md §6). */
   shutdown: ShutdownPolicy;
   defaultLanguage: Language;
@@ -111,6 +117,12 @@ export function loadConfig(env: Env = process.env, options: { platform?: Platfor
         : 'IAC_CODE_AGUI_A2A_URL is required',
     );
   }
+  const authToken = authTokenFrom(env);
+  // FC's HTTP trigger is anonymous: without the adapter's own token anyone could run the agent
+  // (docs/protocol.md §1.2). Only an explicit switch lets the function start without one.
+  if (options.platform === 'function-compute' && authToken === undefined && !flag(env, 'IAC_CODE_AGUI_ALLOW_ANONYMOUS')) {
+    throw new ConfigError('IAC_CODE_AGUI_AUTH_TOKEN is required in Function Compute (its HTTP trigger is anonymous); set IAC_CODE_AGUI_ALLOW_ANONYMOUS=1 to run without one');
+  }
   const leaseTtlMs = positiveInteger(env, 'IAC_CODE_AGUI_LEASE_TTL_MS', 30_000);
   const leaseRenewMs = positiveInteger(env, 'IAC_CODE_AGUI_LEASE_RENEW_MS', 10_000);
   if (leaseRenewMs >= leaseTtlMs) throw new ConfigError('IAC_CODE_AGUI_LEASE_RENEW_MS must be shorter than IAC_CODE_AGUI_LEASE_TTL_MS');
@@ -121,7 +133,7 @@ export function loadConfig(env: Env = process.env, options: { platform?: Platfor
     port,
     a2aUrl,
     a2aToken: secretFrom(env['IAC_CODE_AGUI_A2A_TOKEN']),
-    authToken: authTokenFrom(env),
+    authToken,
     allowedRoots: (env['IAC_CODE_AGUI_ALLOWED_CWDS'] ?? '').split(delimiter).filter((root) => root.length > 0),
     store,
     stateDir: setting(env, 'IAC_CODE_AGUI_STATE_DIR') ?? join(configDir, 'agui'),
@@ -130,6 +142,8 @@ export function loadConfig(env: Env = process.env, options: { platform?: Platfor
     leaseTtlMs,
     leaseRenewMs,
     heartbeatMs: positiveInteger(env, 'IAC_CODE_AGUI_HEARTBEAT_MS', 15_000),
+    bodyTimeoutMs: positiveInteger(env, 'IAC_CODE_AGUI_BODY_TIMEOUT_MS', DEFAULT_BODY_TIMEOUT_MS),
+    maxActiveRuns: positiveInteger(env, 'IAC_CODE_AGUI_MAX_ACTIVE_RUNS', DEFAULT_MAX_ACTIVE_RUNS),
     // Defaults sized for FC: a run's clean-up is one CancelTask and one store write, well under 10 s;
     // the drain lets short turns finish instead of cancelling them.
     shutdown: {

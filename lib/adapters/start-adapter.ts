@@ -114,7 +114,7 @@ export async function startAdapter<E extends RunningEmulators>(options: LocalSta
       preStopDrain ??= shutDown(running, config.shutdown, logger, { exempt: (live) => hookRequests.has(live), keepListening: true });
       return preStopDrain;
     };
-    const server = await listen(composeApp(config, logger, { console: consoleRoute, preStop }), logger, config.host, config.port);
+    const server = await listen(composeApp(config, logger, { console: consoleRoute, preStop }), logger, config.host, config.port, { bodyTimeoutMs: config.bodyTimeoutMs });
     running = server;
     exitOnSignals(server, config.shutdown, logger, { exit, signals: options.signals, afterShutdown: async () => emulators?.close() });
     // The Node release is on the line so a deployment shows which one FC's layer gave it (docs/deploy.md).

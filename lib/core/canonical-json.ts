@@ -1,7 +1,6 @@
 /**
  * Canonical JSON: object keys sorted, no whitespace, non-ASCII kept. Used for request digests
- * (docs/protocol.md §3.7; contract §D.3 "Request digest") and for tool arguments/results (contract
- * §B.4 "compact, key-sorted JSON"), so that equal values always give equal text.
+ * (docs/protocol.md §3.7) and for tool arguments/results (docs/protocol.md §4.7), so that equal values always give equal text.
  *
  * Every own key counts, "__proto__" included: JSON.parse makes it an ordinary own key, and a
  * digest that dropped it would call two different bodies the same request (docs/protocol.md

@@ -1,5 +1,5 @@
 /**
- * One error family for everything the adapter itself reports (SPEC §2 table).
+ * One error family for everything the adapter itself reports (docs/protocol.md §2.1).
  *
  * The error carries a stable `code` and a message *key* into the i18n catalogue, never a
  * translated string: the HTTP layer (before the stream) or the run (as RUN_ERROR) translates it
@@ -35,12 +35,14 @@ export const ERROR_CODES = [
   'A2A_EXECUTION_FAILED',
   'CANCELLED',
   'SESSION_BACKUP_NOT_READY',
+  'REQUEST_TIMEOUT',
+  'SERVER_BUSY',
   'INTERNAL_ERROR',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
-/** One failing field of an INVALID_INPUT answer (SPEC §2: "a details list naming each failing field path"). */
+/** One failing field of an INVALID_INPUT answer (docs/protocol.md §2.2). */
 export interface FieldIssue {
   path: string;
   message: string;

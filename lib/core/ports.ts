@@ -6,7 +6,7 @@
 import type { JsonObject, WireSendParams, WireStreamItem, WireTask } from './a2a/wire-types.js';
 
 // ---------------------------------------------------------------------------------------------
-// Thread store (SPEC §5): compare-and-swap on one document per thread.
+// Thread store (docs/architecture.md §3.1): compare-and-swap on one document per thread.
 
 export interface StoredDocument {
   /** The stored JSON, not yet validated (a corrupt document fails validation in the core). */
@@ -81,10 +81,16 @@ export class StoreCorruptError extends StoreError {
 }
 
 // ---------------------------------------------------------------------------------------------
-// A2A kernel (contract §A): JSON-RPC methods and the two iac-code HTTP endpoints.
+// A2A kernel (docs/protocol.md §7.1): JSON-RPC methods and the two iac-code HTTP endpoints.
 
 export interface KernelCallOptions {
   signal?: AbortSignal;
+  /**
+   * Streams only: called once with the first task id the stream names, as soon as its bytes
+   * arrive and before the event is parsed — so a stream that fails on its first event still tells
+   * the run which task the kernel started, and the run can cancel it (docs/protocol.md §2.4).
+   */
+  onTaskId?: (taskId: string) => void;
 }
 
 export interface A2AKernel {
@@ -93,7 +99,7 @@ export interface A2AKernel {
   getTask(taskId: string, historyLength: number, options?: KernelCallOptions): Promise<WireTask>;
   cancelTask(taskId: string, options?: KernelCallOptions): Promise<void>;
   subscribeToTask(taskId: string, options?: KernelCallOptions): AsyncIterable<WireStreamItem>;
-  /** POST /iac-code/session/ensure-restored (contract §A.9, SPEC §8). */
+  /** POST /iac-code/session/ensure-restored (docs/protocol.md §7.8). */
   ensureSessionRestored(request: { cwd: string; sessionId: string; taskId: string }, options?: KernelCallOptions): Promise<SessionRestoreResult>;
   /** GET /iac-code/pipeline/state; undefined when the kernel answers 404. */
   pipelineState(taskId: string, afterSequence: number, options?: KernelCallOptions): Promise<JsonObject | undefined>;

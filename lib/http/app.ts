@@ -13,6 +13,7 @@ import type { Secret } from '../core/secret.js';
 import type { ConsoleRoute } from './console-route.js';
 import { type CorsOrigins, preflightResponse, withCors } from './cors.js';
 import { JSON_HEADERS, jsonResponse } from './json-response.js';
+import { LiveStreamGate } from './live-stream-gate.js';
 import { handlePreStop, isPreStopCall, PRE_STOP_PATH, type PreStopDrain } from './pre-stop-route.js';
 
 /**
@@ -39,11 +40,15 @@ export interface AppConfig {
   leaseRenewMs: number;
   /** IAC_CODE_AGUI_CORS_ORIGINS: exact origins allowed by CORS; absent or empty = CORS off (docs/protocol.md §1.5). */
   corsOrigins?: CorsOrigins;
+  /** IAC_CODE_AGUI_BODY_TIMEOUT_MS: time for a whole request body to arrive, else 408 (default 30 s). */
+  bodyTimeoutMs?: number;
+  /** IAC_CODE_AGUI_MAX_ACTIVE_RUNS: live runs of this instance before 503 SERVER_BUSY (default 1,000). */
+  maxActiveRuns?: number;
 }
 
 export interface AppDeps {
   config: AppConfig;
-  /** The thread store for this request (OSS credentials may arrive per request in FC, SPEC §6). */
+  /** The thread store for this request (OSS credentials may arrive per request in FC, docs/protocol.md §9.4). */
   storeFor: (request: Request) => ThreadStore;
   storeKind: ThreadStore['kind'];
   kernel: A2AKernel;
@@ -52,7 +57,7 @@ export interface AppDeps {
   logger: Logger;
   clock: () => number;
   versions: { serverVersion: string; protocolPackageVersion: string };
-  /** The web console under /console, when IAC_CODE_AGUI_CONSOLE=1 (SPEC §2, §7); absent = 404 there. */
+  /** The web console under /console, when IAC_CODE_AGUI_CONSOLE=1 (docs/protocol.md §1.1; docs/architecture.md §6); absent = 404 there. */
   console?: ConsoleRoute;
   /** FC's PreStop hook drains the instance through this (docs/architecture.md §6); absent = no /pre-stop route. */
   preStop?: PreStopDrain;
@@ -76,10 +81,16 @@ export interface PlainResponse {
   body: string;
 }
 
+/** What the route handlers get: the app's dependencies and the instance's live-stream gate. */
+export interface RouteDeps extends AppDeps {
+  liveStreams: LiveStreamGate;
+}
+
 const CANCEL_PATH = /^\/extensions\/iac-code\/v1\/executions\/([^/]+)\/cancel$/;
 const SUBSCRIBE_PATH = /^\/extensions\/iac-code\/v1\/executions\/([^/]+)\/subscribe$/;
 
-export function createApp(deps: AppDeps): App {
+export function createApp(appDeps: AppDeps): App {
+  const deps: RouteDeps = { ...appDeps, liveStreams: new LiveStreamGate(appDeps.config.maxActiveRuns) };
   const corsOrigins = deps.config.corsOrigins ?? [];
   return {
     async fetch(request: Request): Promise<Response> {
@@ -93,24 +104,30 @@ export function createApp(deps: AppDeps): App {
   };
 }
 
-/** A path the adapter serves (for CORS preflights), not counting FC's /pre-stop. */
-function isKnownRoute(pathname: string): boolean {
+/** The routes a browser may call across origins and so preflight: not the console (same origin), not FC's /pre-stop. */
+function isPreflightRoute(pathname: string): boolean {
   return pathname === '/health' || pathname === '/' || CANCEL_PATH.test(pathname) || SUBSCRIBE_PATH.test(pathname);
 }
 
-async function dispatch(request: Request, deps: AppDeps, corsOrigins: CorsOrigins): Promise<Response> {
+async function dispatch(request: Request, deps: RouteDeps, corsOrigins: CorsOrigins): Promise<Response> {
   const url = new URL(request.url);
   const logger = deps.logger.child({ requestId: request.headers.get('x-fc-request-id') ?? crypto.randomUUID(), method: request.method, path: url.pathname });
   const language = languageFromAcceptLanguage(request.headers.get('accept-language'), deps.config.defaultLanguage);
   const notFound = () => errorResponse(new AdapterError('NOT_FOUND', 'notFound'), language);
-  const route = async (allowed: string, handle: () => Promise<Response> | Response): Promise<Response> =>
-    request.method === allowed
-      ? handle()
-      : errorResponse(new AdapterError('METHOD_NOT_ALLOWED', 'methodNotAllowed'), language, { allow: corsOrigins.length > 0 ? `${allowed}, OPTIONS` : allowed });
+  // OPTIONS is named only where a preflight is answered: CORS on and one of the preflight routes
+  // (not the console, not /pre-stop), docs/protocol.md §1.1, §1.5.
+  const preflights = corsOrigins.length > 0 && isPreflightRoute(url.pathname);
+  const methodNotAllowed = (methods: string) =>
+    errorResponse(new AdapterError('METHOD_NOT_ALLOWED', 'methodNotAllowed'), language, { allow: preflights ? `${methods}, OPTIONS` : methods });
+  const route = async (allowed: string, handle: () => Promise<Response> | Response): Promise<Response> => (request.method === allowed ? handle() : methodNotAllowed(allowed));
   try {
     // Preflights are open (no bearer token: browsers never send one on OPTIONS), docs/protocol.md §1.5.
-    if (request.method === 'OPTIONS' && corsOrigins.length > 0 && isKnownRoute(url.pathname)) return preflightResponse(request, corsOrigins);
-    if (url.pathname === '/health') return await route('GET', () => health(deps));
+    if (request.method === 'OPTIONS' && preflights) return preflightResponse(request, corsOrigins);
+    // HEAD is GET without the body (docs/protocol.md §1.1).
+    if (url.pathname === '/health') {
+      if (request.method === 'HEAD') return withoutBody(health(deps));
+      return request.method === 'GET' ? health(deps) : await methodNotAllowed('GET, HEAD');
+    }
     if (url.pathname === '/') return await route('POST', async () => (await runRoute()).handleRun(request, deps, logger));
     const consoleRoute = deps.console;
     if (consoleRoute && (url.pathname === '/console' || url.pathname.startsWith('/console/')))
@@ -135,6 +152,10 @@ async function dispatch(request: Request, deps: AppDeps, corsOrigins: CorsOrigin
   }
 }
 
+function withoutBody(response: Response): Response {
+  return new Response(null, { status: response.status, headers: response.headers });
+}
+
 function safeDecode(segment: string): string | undefined {
   try {
     return decodeURIComponent(segment);
@@ -143,7 +164,7 @@ function safeDecode(segment: string): string | undefined {
   }
 }
 
-/** `GET /health` reveals versions and the store kind, never a URL, token or bucket (SPEC §2). */
+/** `GET /health` reveals versions and the store kind, never a URL, token or bucket (docs/protocol.md §1.7). */
 function healthBody(deps: AppDeps): Record<string, string> {
   return {
     status: 'ok',

@@ -1,5 +1,5 @@
 /**
- * `POST /extensions/iac-code/v1/executions/{executionId}/cancel` (SPEC §4 "Cancel"): bearer, JSON,
+ * `POST /extensions/iac-code/v1/executions/{executionId}/cancel` (docs/protocol.md §6.7): bearer, JSON,
  * a 64 KiB body `{threadId, rosInvocationId}`; answers `{executionId, status}` or 404
  * EXECUTION_NOT_FOUND.
  */
@@ -10,10 +10,9 @@ import { fieldIssues } from '../core/protocol/field-issues.js';
 import { cancelBodySchema } from '../core/protocol/schemas.js';
 import { cancelExecution } from '../core/run/cancel-execution.js';
 import type { AppDeps } from './app.js';
-import { errorResponse } from './error-response.js';
 import { jsonResponse } from './json-response.js';
-import { logRejection } from './rejection-log.js';
-import { checkBearer, checkJsonContentType, readJsonBody } from './request-guards.js';
+import { rejectionResponse } from './rejection-log.js';
+import { readProtectedJson } from './request-guards.js';
 import { storeOf } from './store-of.js';
 
 export const MAX_CANCEL_BODY_BYTES = 64 * 1024;
@@ -21,9 +20,7 @@ export const MAX_CANCEL_BODY_BYTES = 64 * 1024;
 export async function handleCancel(request: Request, executionId: string, deps: AppDeps, logger: Logger): Promise<Response> {
   let language = languageFromAcceptLanguage(request.headers.get('accept-language'), deps.config.defaultLanguage);
   try {
-    checkBearer(request, deps.config.authToken);
-    checkJsonContentType(request);
-    const body = await readJsonBody(request, MAX_CANCEL_BODY_BYTES, 'cancelTooLarge');
+    const body = await readProtectedJson(request, deps.config, { limit: MAX_CANCEL_BODY_BYTES, tooLarge: 'cancelTooLarge' });
     language = preferredLanguageOf(body) ?? language;
     const parsed = cancelBodySchema.safeParse(body);
     if (!parsed.success) throw new AdapterError('INVALID_INPUT', 'invalidCancelBody', fieldIssues(parsed.error));
@@ -31,10 +28,6 @@ export async function handleCancel(request: Request, executionId: string, deps: 
     logger.info('execution cancel', { threadId: parsed.data.threadId, executionId, status: outcome.status });
     return jsonResponse(200, outcome);
   } catch (error) {
-    if (error instanceof AdapterError) {
-      logRejection(logger, 'cancel rejected', error);
-      return errorResponse(error, language);
-    }
-    throw error;
+    return rejectionResponse(error, logger, 'cancel rejected', language);
   }
 }

@@ -1,5 +1,5 @@
 /**
- * `GET /console` and its assets (SPEC §2, §7; docs/protocol.md §1): the web console's page, its
+ * `GET /console` and its assets (docs/protocol.md §1.1; docs/architecture.md §4.7): the web console's page, its
  * content-hashed scripts and styles, and `/console/config.json`. Only serving lives here — the
  * assets come from a loader (built in memory by `npm start`, read from the function's code folder
  * in FC), so neither esbuild nor the browser code is ever imported by this file.
@@ -28,7 +28,7 @@ export interface ConsoleAssets {
  */
 export interface ConsoleSettings {
   authRequired: boolean;
-  examples?: ReadonlyArray<{ label: string; text: string; runMode?: 'normal' | 'pipeline' }>;
+  examples?: ReadonlyArray<{ label: string; text: string; description?: string; runMode?: 'normal' | 'pipeline' }>;
 }
 
 /** Answers a GET under /console, or undefined for a path it does not serve (the app answers 404). */

@@ -1,7 +1,8 @@
 /**
  * `POST /` with `iacCode.activeGuidance: true` (docs/protocol.md §6.13), after the checks every run
  * gets: admission without a lease (409s and 503 as HTTP JSON, thrown to handleRun), then the
- * guidance run's short SSE stream.
+ * guidance run's short SSE stream, which holds a place among the instance's live streams until it
+ * ends (`release`, docs/protocol.md §1.4).
  */
 import type { Language } from '../core/i18n/catalogue.js';
 import type { Logger, ThreadStore } from '../core/ports.js';
@@ -11,7 +12,15 @@ import { runGuidance } from '../core/run/guidance-run.js';
 import type { AppDeps } from './app.js';
 import { sseResponse } from './sse.js';
 
-export async function guidanceResponse(request: Request, runRequest: RunRequest, store: ThreadStore, deps: AppDeps, logger: Logger, language: Language): Promise<Response> {
+export async function guidanceResponse(
+  request: Request,
+  runRequest: RunRequest,
+  store: ThreadStore,
+  deps: AppDeps,
+  logger: Logger,
+  language: Language,
+  release: () => void,
+): Promise<Response> {
   const target = await admitGuidance(store, runRequest);
   const runLogger = logger.child({ threadId: runRequest.threadId, runId: runRequest.runId, guidance: true });
   runLogger.info('guidance admitted');
@@ -20,7 +29,7 @@ export async function guidanceResponse(request: Request, runRequest: RunRequest,
       runGuidance({ kernel: deps.kernel, clock: deps.clock, logger: runLogger }, { request: runRequest, language, target, signal }, (event) => {
         emit(event);
         if (event.type === 'RUN_FINISHED') runLogger.info('run ended', { event: event.type, outcome: 'success' });
-      }),
+      }).finally(release),
     { heartbeatMs: deps.config.heartbeatMs, logger: runLogger, requestSignal: request.signal },
   );
 }

@@ -1,13 +1,15 @@
 /**
- * Checks every protected route makes before reading a body (SPEC §2): bearer token (scheme
- * case-insensitive, token compared in constant time), JSON content type, and a size-limited body
- * read that stops as soon as the limit is crossed, whatever Content-Length claimed.
+ * Checks every protected route makes before reading a body (docs/protocol.md §1.2, §1.3): bearer token (scheme
+ * case-insensitive, token compared in constant time), JSON content type, and a body read within
+ * its size limit and deadline (read-body.ts) that must decode as JSON — all of them at once, in
+ * order, through readProtectedJson.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { AdapterError } from '../core/errors.js';
-import type { MessageKey } from '../core/i18n/catalogue.js';
 import type { Secret } from '../core/secret.js';
+import type { AppConfig } from './app.js';
 import { parseJsonBody } from './json-body.js';
+import { type BodyLimits, DEFAULT_BODY_TIMEOUT_MS, readBody } from './read-body.js';
 
 export function checkBearer(request: Request, token: Secret | undefined): void {
   if (!token) return;
@@ -49,29 +51,15 @@ function isUtf8Label(label: string): boolean {
   }
 }
 
-export async function readJsonBody(request: Request, limit: number, tooLarge: MessageKey): Promise<unknown> {
-  const declared = Number(request.headers.get('content-length') ?? '0');
-  if (declared > limit) throw new AdapterError('REQUEST_TOO_LARGE', tooLarge);
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  if (request.body) {
-    const reader = request.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      total += value.byteLength;
-      if (total > limit) {
-        await reader.cancel().catch(() => undefined);
-        throw new AdapterError('REQUEST_TOO_LARGE', tooLarge);
-      }
-      chunks.push(value);
-    }
-  }
-  const bytes = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return parseJsonBody(bytes);
+/**
+ * The checks every protected JSON route makes before it looks at its body, in the order of
+ * docs/protocol.md §1.3 (steps 2–6): bearer, content type, the body within its size limit and the
+ * body deadline, UTF-8, nesting, JSON. Returns the parsed body.
+ */
+export async function readProtectedJson(request: Request, config: Pick<AppConfig, 'authToken' | 'bodyTimeoutMs'>, body: Omit<BodyLimits, 'timeoutMs'>): Promise<unknown> {
+  checkBearer(request, config.authToken);
+  checkJsonContentType(request);
+  // Depth first, then JSON.parse: the scan is linear and refuses what would make parsing or the
+  // digest recurse too deep (docs/protocol.md §1.4).
+  return parseJsonBody(await readBody(request, { ...body, timeoutMs: config.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS }));
 }

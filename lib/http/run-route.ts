@@ -1,10 +1,9 @@
 /**
- * `POST /` (SPEC §2–§4): the checks in the order of contract §D.2 — language, auth, content type,
+ * `POST /` (docs/protocol.md §1.3): the checks in the order of docs/protocol.md §1.3 — language, auth, content type,
  * size, JSON, language override, RunAgentInput, image downsampling, admission — each failure
  * answered as HTTP JSON before the stream; then the run streams as SSE.
  */
 import { randomUUID } from 'node:crypto';
-import { AdapterError } from '../core/errors.js';
 import { languageFromAcceptLanguage, preferredLanguageOf } from '../core/i18n/language.js';
 import type { Logger } from '../core/ports.js';
 import { parseRunRequest } from '../core/protocol/run-request.js';
@@ -12,30 +11,30 @@ import { downsampleUserImages } from '../core/protocol/user-images.js';
 import { admit } from '../core/run/admit.js';
 import { runAdmitted } from '../core/run/run-lifecycle.js';
 import type { RunDeps } from '../core/run/run-session.js';
-import type { AppDeps } from './app.js';
-import { errorResponse } from './error-response.js';
+import type { RouteDeps } from './app.js';
 import { guidanceResponse } from './guidance-response.js';
-import { logRejection } from './rejection-log.js';
-import { checkBearer, checkJsonContentType, readJsonBody } from './request-guards.js';
+import { rejectionResponse } from './rejection-log.js';
+import { readProtectedJson } from './request-guards.js';
 import { sseResponse } from './sse.js';
 import { storeOf } from './store-of.js';
 
 export const MAX_RUN_BODY_BYTES = 12 * 1024 * 1024;
 
-export async function handleRun(request: Request, deps: AppDeps, logger: Logger): Promise<Response> {
+export async function handleRun(request: Request, deps: RouteDeps, logger: Logger): Promise<Response> {
   const { config } = deps;
   let language = languageFromAcceptLanguage(request.headers.get('accept-language'), config.defaultLanguage);
+  let leave: (() => void) | undefined;
   try {
-    checkBearer(request, config.authToken);
-    checkJsonContentType(request);
-    const body = await readJsonBody(request, MAX_RUN_BODY_BYTES, 'requestTooLarge');
+    const body = await readProtectedJson(request, config, { limit: MAX_RUN_BODY_BYTES, tooLarge: 'requestTooLarge' });
     language = preferredLanguageOf(body) ?? language;
     // Images are downsampled before admission: a refused image writes nothing, and the digest
     // parseRunRequest took stays that of the request as received (docs/protocol.md §3.4, §3.7).
     const runRequest = await downsampleUserImages(parseRunRequest(body, { allowedRoots: config.allowedRoots }), deps.images);
+    // A place among the instance's live runs before anything is written or sent (docs/protocol.md §1.4).
+    leave = deps.liveStreams.enter();
     const store = storeOf(deps, request);
     // Guidance steers the live pipeline without taking the thread (docs/protocol.md §6.13).
-    if (runRequest.iacCode.activeGuidance === true) return await guidanceResponse(request, runRequest, store, deps, logger, language);
+    if (runRequest.iacCode.activeGuidance === true) return await guidanceResponse(request, runRequest, store, deps, logger, language, leave);
     const admitted = await admit(store, runRequest, () => ({
       now: deps.clock(),
       leaseTtlMs: config.leaseTtlMs,
@@ -52,20 +51,18 @@ export async function handleRun(request: Request, deps: AppDeps, logger: Logger)
       leaseTtlMs: config.leaseTtlMs,
       leaseRenewMs: config.leaseRenewMs,
     };
+    const release = leave;
     return sseResponse(
       (emit, signal) =>
         runAdmitted(runDeps, { request: runRequest, language, thread: admitted.thread, orphanTaskId: admitted.orphanTaskId, signal }, (event) => {
           emit(event);
           // A RUN_ERROR is logged at warn, with its cause, where the run creates it (lib/core/run/run-session.ts).
           if (event.type === 'RUN_FINISHED') runLogger.info('run ended', { event: event.type, outcome: event.outcome?.type });
-        }),
+        }).finally(release),
       { heartbeatMs: config.heartbeatMs, logger: runLogger, requestSignal: request.signal },
     );
   } catch (error) {
-    if (error instanceof AdapterError) {
-      logRejection(logger, 'request rejected', error);
-      return errorResponse(error, language);
-    }
-    throw error;
+    leave?.();
+    return rejectionResponse(error, logger, 'request rejected', language);
   }
 }

@@ -1,5 +1,5 @@
 /**
- * The SSE response of a run (SPEC §4 "SSE framing"; contract §C "Heartbeat"): one
+ * The SSE response of a run (docs/protocol.md §4.1, §4.2): one
  * `data: <json>\n\n` record per event, the comment `: heartbeat\n\n` after a quiet interval, and an
  * abort signal that fires when the caller goes away. The run itself always runs to completion —
  * after a disconnect its events are simply dropped — so its clean-up never gets skipped.
@@ -9,11 +9,12 @@ import { errorFields } from '../core/error-fields.js';
 import type { Logger } from '../core/ports.js';
 import type { AguiEvent } from '../core/translate/events.js';
 
+/** No `connection` header: Function Compute forbids a function to set one (docs/protocol.md §1.5). */
 export const SSE_HEADERS = {
   'content-type': 'text/event-stream; charset=utf-8',
   'cache-control': 'no-cache',
   'x-accel-buffering': 'no',
-  connection: 'keep-alive',
+  'x-content-type-options': 'nosniff',
 };
 
 export type RunBody = (emit: (event: AguiEvent) => void, signal: AbortSignal) => Promise<void>;

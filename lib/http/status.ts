@@ -1,4 +1,4 @@
-/** Error code → HTTP status for answers before the stream (SPEC §2 table). Kept in the transport layer. */
+/** Error code → HTTP status for answers before the stream (docs/protocol.md §2.3). Kept in the transport layer. */
 import type { ErrorCode } from '../core/errors.js';
 
 const STATUS: Partial<Record<ErrorCode, number>> = {
@@ -18,6 +18,8 @@ const STATUS: Partial<Record<ErrorCode, number>> = {
   STATE_UNAVAILABLE: 503,
   EXECUTION_NOT_FOUND: 404,
   OBSERVATION_IDENTITY_CHANGED: 409,
+  REQUEST_TIMEOUT: 408,
+  SERVER_BUSY: 503,
 };
 
 export function httpStatusFor(code: ErrorCode): number {

@@ -1,4 +1,4 @@
-/** The request's thread store; failing to set one up (e.g. bad credentials) is 503 for this request (SPEC §2). */
+/** The request's thread store; failing to set one up (e.g. bad credentials) is 503 for this request (docs/protocol.md §2.3). */
 import { AdapterError } from '../core/errors.js';
 import type { ThreadStore } from '../core/ports.js';
 import type { AppDeps } from './app.js';

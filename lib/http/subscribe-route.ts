@@ -5,46 +5,43 @@
  * heartbeats as on `POST /`.
  */
 import { randomUUID } from 'node:crypto';
-import { AdapterError } from '../core/errors.js';
 import { languageFromAcceptLanguage } from '../core/i18n/language.js';
 import { admitObservation } from '../core/observe/observable.js';
 import { parseObservationRequest } from '../core/observe/observation-request.js';
 import { observeExecution } from '../core/observe/observe-execution.js';
 import type { Logger } from '../core/ports.js';
-import type { AppDeps } from './app.js';
-import { errorResponse } from './error-response.js';
-import { logRejection } from './rejection-log.js';
-import { checkBearer, checkJsonContentType, readJsonBody } from './request-guards.js';
+import type { RouteDeps } from './app.js';
+import { rejectionResponse } from './rejection-log.js';
+import { readProtectedJson } from './request-guards.js';
 import { sseResponse } from './sse.js';
 import { storeOf } from './store-of.js';
 
 export const MAX_SUBSCRIBE_BODY_BYTES = 64 * 1024;
 
-export async function handleSubscribe(request: Request, executionId: string, deps: AppDeps, logger: Logger): Promise<Response> {
+export async function handleSubscribe(request: Request, executionId: string, deps: RouteDeps, logger: Logger): Promise<Response> {
   const language = languageFromAcceptLanguage(request.headers.get('accept-language'), deps.config.defaultLanguage);
+  let leave: (() => void) | undefined;
   try {
-    checkBearer(request, deps.config.authToken);
-    checkJsonContentType(request);
-    const body = await readJsonBody(request, MAX_SUBSCRIBE_BODY_BYTES, 'subscribeTooLarge');
+    const body = await readProtectedJson(request, deps.config, { limit: MAX_SUBSCRIBE_BODY_BYTES, tooLarge: 'subscribeTooLarge' });
     const observed = parseObservationRequest(body, executionId);
+    // An observation is a live stream too: it holds a place until it ends (docs/protocol.md §1.4).
+    leave = deps.liveStreams.enter();
     const store = storeOf(deps, request);
     const observation = await admitObservation(store, observed);
     const observeLogger = logger.child({ threadId: observed.threadId, runId: observed.runId, executionId, observer: true });
     observeLogger.info('observation admitted', { taskId: observation.taskId });
     const observerDeps = { kernel: deps.kernel, store, clock: deps.clock, newId: () => randomUUID().replace(/-/g, ''), logger: observeLogger };
+    const release = leave;
     return sseResponse(
       (emit, signal) =>
         observeExecution(observerDeps, { observation, language, signal }, (event) => {
           emit(event);
           if (event.type === 'RUN_FINISHED') observeLogger.info('observation ended', { event: event.type, outcome: event.outcome?.type });
-        }),
+        }).finally(release),
       { heartbeatMs: deps.config.heartbeatMs, logger: observeLogger, requestSignal: request.signal },
     );
   } catch (error) {
-    if (error instanceof AdapterError) {
-      logRejection(logger, 'subscribe rejected', error);
-      return errorResponse(error, language);
-    }
-    throw error;
+    leave?.();
+    return rejectionResponse(error, logger, 'subscribe rejected', language);
   }
 }

@@ -12,6 +12,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { errorSummary } from '../../lib/core/error-fields.js';
 import { PROJECT_ROOT } from '../build.js';
 import type { FcRuntime } from './render-s-yaml.js';
 
@@ -189,7 +190,7 @@ export async function startFcLocal(options: StartOptions): Promise<RunningFuncti
   } catch (error) {
     if (child.exitCode === null) child.kill('SIGKILL');
     await exited;
-    throw new Error(`${error instanceof Error ? error.message : String(error)}; its output:\n${lines.join('\n')}`);
+    throw new Error(`${errorSummary(error)}; its output:\n${lines.join('\n')}`, { cause: error });
   }
   return {
     url,

@@ -46,6 +46,8 @@ export async function launchBrowser(): Promise<Browser> {
     page,
     problems,
     screenshot: async (name) => {
+      // From the top: a full-page shot draws the sticky conversation header where the page is scrolled.
+      await page.evaluate(() => window.scrollTo(0, 0));
       await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
     },
     close: async () => {
@@ -67,12 +69,12 @@ export async function sendMessage(page: Page, text: string): Promise<void> {
   await page.locator('#message').press('Enter');
 }
 
-/** Waits until the newest run's footer leaves "running"; returns its state (finished, interrupt, error). */
+/** Waits until the newest run's footer leaves "running" and "reconnecting"; returns its state (finished, interrupt, error). */
 export async function runEnd(page: Page): Promise<string> {
   await page.waitForFunction(() => {
     const footers = document.querySelectorAll('.run .run-footer');
     const state = footers[footers.length - 1]?.getAttribute('data-state');
-    return state !== undefined && state !== null && state !== 'running';
+    return typeof state === 'string' && state !== 'running' && state !== 'reconnecting';
   });
   return page.locator('.run .run-footer').last().getAttribute('data-state') as Promise<string>;
 }

@@ -3,10 +3,12 @@
  * generated from its responseSchema and the answer goes back as a resume (same thread, new run,
  * same rosInvocationId). A permission is allowed from the keyboard and the run continues; a
  * question is answered by option and by free text (an empty one is refused beside the field);
- * a candidate is chosen from its card; and a stale answer the adapter refuses is shown in the
- * interrupt's panel, which stays usable.
+ * a candidate is chosen from its card; a cloud resource is chosen by value and label, described
+ * in words, or skipped — the run going on each time; and an answer another client gave first is
+ * refused where it was given, after which the page asks the adapter what still waits.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runBody } from '../support/fixtures.js';
 import { type Stack, startStack } from '../support/stack.js';
 import { type Browser, launchBrowser, newThread, openConsole, runEnd, sendMessage } from './browser-support.js';
 
@@ -104,34 +106,109 @@ describe('interrupts in the web console', { timeout: 60_000 }, () => {
     expect(await page.locator('.turn.assistant .message-text').last().textContent()).toBe('Generating Serverless. ');
   });
 
-  it('shows a refused answer in the interrupt panel: a stale tab answering an interrupt already answered', async () => {
+  it('shows a refused answer in the interrupt panel when another client answered first, then asks the adapter what still waits', async () => {
     const { page } = browser;
     await newThread(page);
     await sendMessage(page, 'permission please');
     expect(await runEnd(page)).toBe('interrupt');
     const threadId = (await page.locator('#conversation-heading').textContent())?.replace('Thread ', '') ?? '';
-    // What this tab knows about the pending interrupt, as another tab that saw it would keep it.
-    const stale = await page.evaluate((id) => sessionStorage.getItem(`iac-code-console.pending.${id}`), threadId);
-    await page.locator('.interrupt-card').getByRole('button', { name: 'Allow once' }).click();
-    expect(await runEnd(page)).toBe('finished');
+    const interruptId = (await page.locator('.interrupt-card').getAttribute('data-interrupt-id')) ?? '';
+    const { rosInvocationId, cwd } = await page
+      .evaluate(
+        (id) =>
+          (JSON.parse(localStorage.getItem('iac-code-console.threads') ?? '[]') as Array<{ threadId: string; rosInvocationId: string; cwd: string }>).find(
+            (thread) => thread.threadId === id,
+          ),
+        threadId,
+      )
+      .then((thread) => thread ?? { rosInvocationId: '', cwd: '' });
 
-    // The stale copy comes back after a reload; the thread is reopened from the recent list.
-    await page.evaluate(([id, record]) => sessionStorage.setItem(`iac-code-console.pending.${id}`, record as string), [threadId, stale]);
-    await page.reload();
-    await page.locator('#message').waitFor();
-    await page.locator('.thread-item', { hasText: threadId }).click();
-    expect(await page.locator('.note').first().textContent()).toContain('Thread reopened.');
+    // Another client (a second tab, a script) gives the same answer first; this tab still shows the form.
+    const first = await stack.run(runBody({ threadId, resume: [{ interruptId, status: 'resolved', payload: { decision: 'allow_once' } }], iacCode: { rosInvocationId, cwd } }));
+    expect(first.status).toBe(200);
     await page.locator('.interrupt-card').getByRole('button', { name: 'Allow once' }).click();
 
-    const error = page.locator('section.interrupts .interrupt-error');
-    await error.waitFor();
-    expect(await error.locator('.error-code').textContent()).toBe('RESUME_ALREADY_APPLIED');
-    expect(await error.locator('strong').textContent()).toBe('The interrupt response has already been applied.');
-    // Still usable: the answer can be given again, or the request cancelled.
-    expect(await page.locator('.interrupt-card').getByRole('button', { name: 'Allow once' }).isEnabled()).toBe(true);
+    // The refusal is shown where the answer was given…
+    const runs = page.locator('.run');
+    await page.locator('.run-error .error-code', { hasText: 'RESUME_ALREADY_APPLIED' }).waitFor();
+    expect(await page.locator('.run', { hasText: 'RESUME_ALREADY_APPLIED' }).locator('strong').textContent()).toBe('The interrupt response has already been applied.');
+    // …and the page asks the adapter what still waits: nothing — the execution went on without this tab.
+    await page.locator('.run-footer .run-state', { hasText: 'Nothing left to watch' }).waitFor();
+    expect(await runs.last().locator('.run-error strong').textContent()).toBe(
+      'The request no longer waits: its execution has ended or was cancelled (from another tab or client, perhaps).',
+    );
+    expect(await page.locator('section.interrupts').isHidden()).toBe(true);
+    expect(await page.locator('.composer button[type="submit"]').isEnabled()).toBe(true);
   });
 
-  it('ran without a console error or a content-security-policy violation', () => {
-    expect(browser.problems).toEqual([]);
+  it('chooses a cloud resource by its id and a display name, from a form that shows the selector; the run goes on', async () => {
+    const { page } = browser;
+    await sendMessage(page, 'resource-selection for the VPC');
+    expect(await runEnd(page)).toBe('interrupt');
+    const card = page.locator('.interrupt-card');
+    expect(await card.locator('h3').textContent()).toBe('Choose a cloud resource');
+    expect(await card.locator('.interrupt-message').textContent()).toBe('Choose the VPC to deploy into.');
+    const terms = await card.locator('.facts dt').allTextContents();
+    const values = await card.locator('.facts dd').allTextContents();
+    expect(Object.fromEntries(terms.map((term, index) => [term, values[index]]))).toMatchObject({
+      'Resource type': 'vpc.vpc',
+      'Template property': 'ALIYUN::VPC::VPC::VPCId',
+      'Answer with': 'resource id',
+      'Region id': 'cn-hangzhou',
+    });
+    expect(await card.locator('legend').allTextContents()).toEqual(['Enter the resource', 'Or describe it in words']);
+    const form = card.locator('form.branch-form').first();
+
+    // A value is required; the mistake is said beside the field.
+    await form.getByRole('button', { name: 'Send' }).click();
+    expect(await form.locator('.field-error:not([hidden])').textContent()).toBe('Resource id or value is required.');
+    await form.getByLabel('Resource id or value').fill('vpc-bp1console');
+    await form.getByLabel('Display name (optional)').fill('prod-vpc');
+    await browser.screenshot('resource-selection');
+    const callsBefore = stack.emulator.callsOf('SendStreamingMessage').length;
+    await form.getByRole('button', { name: 'Send' }).click();
+
+    expect(await runEnd(page)).toBe('finished');
+    expect(await page.locator('.turn.assistant .message-text').last().textContent()).toBe('Using vpc-bp1console (prod-vpc). ');
+    // The answered tool call's result, in the run of the answer.
+    expect(await page.locator('.run').last().locator('.tool-card[data-tool-call-id="toolu-select-vpc"] .tool-result pre').textContent()).toBe('prod-vpc');
+    const sent = stack.emulator.callsOf('SendStreamingMessage')[callsBefore]?.params as { message: { parts: Array<{ text?: string }> } };
+    const text = sent.message.parts[0]?.text ?? '';
+    expect(text.startsWith('IAC_CODE_RESOURCE_SELECTION:')).toBe(true);
+    expect(JSON.parse(text.slice('IAC_CODE_RESOURCE_SELECTION:'.length))).toMatchObject({ status: 'selected', selectorId: 'vpc.vpc', value: 'vpc-bp1console', label: 'prod-vpc' });
+  });
+
+  it('describes a derived cloud resource in words, the choice it depends on shown; the run goes on', async () => {
+    const { page } = browser;
+    await sendMessage(page, 'resource-selection-derived for the cache');
+    expect(await runEnd(page)).toBe('interrupt');
+    const card = page.locator('.interrupt-card');
+    expect(await card.locator('.facts').textContent()).toContain('Depends onredis.instance = r-bp1example');
+    const words = card.locator('form.branch-form').last();
+    await words.getByLabel('Describe the resource').fill('the cache of the staging stack');
+    await words.getByLabel('Describe the resource').press('Enter');
+
+    expect(await runEnd(page)).toBe('finished');
+    expect(await page.locator('.turn.assistant .message-text').last().textContent()).toBe('Using the cache of the staging stack (the cache of the staging stack). ');
+  });
+
+  it('skips a cloud resource selection: the run goes on, and nothing is cancelled', async () => {
+    const { page } = browser;
+    await sendMessage(page, 'resource-selection for the VPC');
+    expect(await runEnd(page)).toBe('interrupt');
+    const card = page.locator('.interrupt-card');
+    expect(await card.locator('.interrupt-cancel .hint').textContent()).toBe('The run goes on without a resource from your account.');
+    const cancelsBefore = stack.emulator.callsOf('CancelTask').length;
+
+    await card.getByRole('button', { name: 'Skip this selection' }).click();
+
+    expect(await runEnd(page)).toBe('finished');
+    expect(await page.locator('.turn.assistant .message-text').last().textContent()).toBe('Selection canceled; I will create a new one. ');
+    expect(stack.emulator.callsOf('CancelTask').length).toBe(cancelsBefore);
+  });
+
+  it('ran without a page error or a content-security-policy violation', () => {
+    // The browser logs the 404 of the adapter saying nothing waits any more: part of the stale-answer test.
+    expect(browser.problems.filter((line) => !/status of 404/.test(line))).toEqual([]);
   });
 });

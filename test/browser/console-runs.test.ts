@@ -1,8 +1,10 @@
 /**
  * The web console in a real Chromium against a real stack (adapter + built-in A2A emulator, as
- * `npm start` runs it): a turn streams into the page, tools and reasoning render, a pipeline's
- * tree follows its steps and candidates through a permission, a long run is cancelled from its
- * button, images are attached by picker and by drop within the adapter's limits, the layout
+ * `npm start` runs it): it opens on an introduction whose examples fill the box with the run mode
+ * they need, a turn streams into the page, tools and reasoning render, a pipeline's
+ * tree follows its steps and candidates through a permission (and stays in the transcript as a
+ * picture once a new turn begins), a long run is cancelled from its button, images are attached
+ * by picker and by drop within the adapter's limits, the layout
  * stacks in a narrow window — all under the page's strict CSP without a console error.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -26,6 +28,34 @@ afterAll(async () => {
 });
 
 describe('the web console, run by run', { timeout: 60_000 }, () => {
+  it('opens with an introduction naming what to type; an example fills the box with the run mode it needs', async () => {
+    const { page } = browser;
+    const intro = page.locator('section.intro');
+    expect(await intro.locator('h2').textContent()).toBe('Start a run');
+    expect(await intro.textContent()).toContain('the first word of your message picks what it does');
+    // Every example is listed with what it shows; the short row of chips waits until the introduction is gone.
+    expect(await intro.locator('.intro-examples li').count()).toBe(EMULATOR_CONSOLE_EXAMPLES.length);
+    expect(
+      await intro
+        .locator('.intro-examples li')
+        .filter({ has: page.getByRole('button', { name: 'permission', exact: true }) })
+        .textContent(),
+    ).toBe('permission a tool asks permission to run a command: allow or deny it');
+    expect(await page.locator('.examples').isHidden()).toBe(true);
+    await browser.screenshot('introduction');
+
+    await intro.getByRole('button', { name: 'pipeline' }).click();
+    expect(await page.locator('#message').inputValue()).toBe('pipeline for a VPC');
+    expect(await page.locator('.settings-summary').textContent()).toBe('pipeline · /workspace/console');
+    expect(await page.locator('.composer-problem').textContent()).toBe('Press Enter to send it (run mode: pipeline).');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('message');
+
+    // An example without a run mode of its own goes back to normal.
+    await intro.getByRole('button', { name: 'hello' }).click();
+    expect(await page.locator('.settings-summary').textContent()).toBe('normal · /workspace/console');
+    await page.locator('#message').fill('');
+  });
+
   it('opens on a message box of a new thread, and a turn streams into the page', async () => {
     const { page } = browser;
     // Ready at once: the message box has the focus, no form comes first.
@@ -42,6 +72,8 @@ describe('the web console, run by run', { timeout: 60_000 }, () => {
     await sendMessage(page, 'hello there console');
 
     expect(await runEnd(page)).toBe('finished');
+    expect(await page.locator('section.intro').isHidden()).toBe(true);
+    expect(await page.locator('.examples').isVisible()).toBe(true);
     const answer = page.locator('.turn.assistant .message-text').last();
     expect(await answer.textContent()).toBe('Hello from the iac-code emulator. You said: hello there console');
     expect(await page.evaluate(() => (window as unknown as { textUpdates: number }).textUpdates)).toBeGreaterThan(3);
@@ -91,8 +123,9 @@ describe('the web console, run by run', { timeout: 60_000 }, () => {
 
   it('follows a pipeline as a live tree of steps and candidates, through a permission to the end', async () => {
     const { page } = browser;
-    await newThread(page, 'pipeline');
-    await sendMessage(page, 'pipeline please');
+    // As a new user would: the example sets the run mode, Enter sends it.
+    await page.locator('.examples').getByRole('button', { name: 'pipeline' }).click();
+    await page.locator('#message').press('Enter');
     expect(await runEnd(page)).toBe('interrupt');
 
     const tree = page.locator('section.pipeline');
@@ -114,7 +147,17 @@ describe('the web console, run by run', { timeout: 60_000 }, () => {
     // Work done while the page waited comes back through the adapter's pipeline recovery.
     expect(await candidate('candidate-1').locator('.candidate-text').textContent()).toBe('Generating template B. Candidate B kept working while A waited.');
     expect(await page.locator('.turn.assistant .message-text').last().textContent()).toBe('Pipeline finished (allow_once).');
+    // The thread remembers the run mode the example chose.
+    expect(await page.locator('.thread-item[aria-current="true"] .thread-meta').textContent()).toMatch(/^pipeline · /);
     await browser.screenshot('pipeline-completed');
+
+    // A new turn starts a new execution: the tree's last picture stays in the transcript where it ended.
+    await sendMessage(page, 'hello after the pipeline');
+    expect(await runEnd(page)).toBe('finished');
+    expect(await tree.isHidden()).toBe(true);
+    const picture = page.locator('.transcript .pipeline-snapshot');
+    expect(await picture.locator('h2 .badge').textContent()).toBe('completed');
+    expect(await picture.locator('[id]').count()).toBe(0);
   });
 
   it('cancels a long run from its button; the stream ends with CANCELLED', async () => {

@@ -1,5 +1,5 @@
 /**
- * The compare-and-swap contract every ThreadStore driver must keep (SPEC §5). Run against each
+ * The compare-and-swap contract every ThreadStore driver must keep (docs/architecture.md §3.2, §7). Run against each
  * driver by its own *.test.ts file. Cases that need to reach behind the driver (a second process on
  * the same backing store, corrupt bytes, a writer dying half-way through a save) use the optional
  * harness; a driver that has no such thing (memory: one process, no bytes, one step) omits it.

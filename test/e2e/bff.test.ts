@@ -4,11 +4,13 @@
  * the adapter requires one; the run succeeds (runAgent verifies the stream), and the token appears
  * in nothing the browser side sends or receives — headers and bytes included.
  */
-import { type BaseEvent, HttpAgent } from '@ag-ui/client';
+import { HttpAgent } from '@ag-ui/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningBff, startBff } from '../../scripts/examples/bff/server.js';
 import { assertValidAgUiStream } from '../support/agui-oracle.js';
-import { iacCode, runBody, uniqueId } from '../support/fixtures.js';
+import { runBody, uniqueId } from '../support/fixtures.js';
+import { runTurn } from '../support/http-agent.js';
+import { rawRequest } from '../support/raw-http.js';
 import { type Stack, startStack } from '../support/stack.js';
 
 const TOKEN = `bff-held-token-${uniqueId('t')}`;
@@ -44,8 +46,7 @@ describe('a browser behind the BFF', () => {
     const seen: string[] = [];
     const browser = new HttpAgent({ url: `${bff.url}/`, threadId: uniqueId('thread'), fetch: recordingFetch(seen) });
     browser.messages.push({ id: uniqueId('msg'), role: 'user', content: 'hello from the browser' });
-    const events: BaseEvent[] = [];
-    const result = await browser.runAgent({ runId: uniqueId('run'), forwardedProps: { iacCode: iacCode() } }, { onEvent: ({ event }) => void events.push(event) });
+    const { events, result } = await runTurn(browser);
 
     expect(events[0]?.type).toBe('RUN_STARTED');
     expect(events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
@@ -70,5 +71,15 @@ describe('a browser behind the BFF', () => {
     expect(text).not.toContain(TOKEN);
     const notJson = await fetch(`${bff.url}/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' });
     expect(notJson.status).toBe(400);
+  });
+
+  it('refuses a request target that is no URL with 400 and keeps serving', async () => {
+    const exchange = rawRequest(bff.url, ['GET http://[/ HTTP/1.1', 'host: bff.local']);
+    try {
+      expect((await exchange.response).status).toBe(400);
+    } finally {
+      exchange.socket.destroy();
+    }
+    expect((await fetch(`${bff.url}/`)).status).toBe(405);
   });
 });

@@ -2,9 +2,10 @@
  * Interrupt → resume → success with the official @ag-ui/client 1.0 HttpAgent: its
  * pendingInterrupts and resume support, with verifyEvents accepting every stream.
  */
-import { type BaseEvent, buildResumeArray, HttpAgent } from '@ag-ui/client';
+import { buildResumeArray, HttpAgent } from '@ag-ui/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { iacCode, uniqueId } from '../support/fixtures.js';
+import { uniqueId } from '../support/fixtures.js';
+import { turnEvents as run } from '../support/http-agent.js';
 import { type Stack, startStack } from '../support/stack.js';
 
 let stack: Stack;
@@ -13,12 +14,6 @@ beforeAll(async () => {
   stack = await startStack({ store: 'file' });
 });
 afterAll(async () => stack.close());
-
-async function run(agent: HttpAgent, parameters: Parameters<HttpAgent['runAgent']>[0]): Promise<BaseEvent[]> {
-  const events: BaseEvent[] = [];
-  await agent.runAgent({ runId: uniqueId('run'), forwardedProps: { iacCode: iacCode() }, ...parameters }, { onEvent: ({ event }) => void events.push(event) });
-  return events;
-}
 
 describe('HttpAgent interrupt flows', () => {
   it('permission: pendingInterrupts after the first run, resume allow_once, success and no pending left', async () => {

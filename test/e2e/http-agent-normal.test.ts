@@ -2,9 +2,10 @@
  * The official @ag-ui/client 1.0 HttpAgent against the adapter over loopback: its runAgent applies
  * verifyEvents and its own schemas, so a run that resolves is a stream it accepted.
  */
-import { type BaseEvent, HttpAgent } from '@ag-ui/client';
+import { HttpAgent } from '@ag-ui/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { iacCode, uniqueId } from '../support/fixtures.js';
+import { runTurn } from '../support/http-agent.js';
 import { type Stack, startStack } from '../support/stack.js';
 
 let stack: Stack;
@@ -19,11 +20,9 @@ function agentFor(threadId: string): HttpAgent {
   return new HttpAgent({ url: `${stack.url}/`, headers: { authorization: `Bearer ${TOKEN}` }, threadId });
 }
 
-async function runWith(agent: HttpAgent, text: string, props: Record<string, unknown> = {}) {
+function runWith(agent: HttpAgent, text: string, props: Record<string, unknown> = {}) {
   agent.messages.push({ id: uniqueId('msg'), role: 'user', content: text });
-  const events: BaseEvent[] = [];
-  const result = await agent.runAgent({ runId: uniqueId('run'), forwardedProps: { iacCode: iacCode(props) } }, { onEvent: ({ event }) => void events.push(event) });
-  return { result, events };
+  return runTurn(agent, { forwardedProps: { iacCode: iacCode(props) } });
 }
 
 describe('HttpAgent (official AG-UI client) on normal turns', () => {

@@ -9,6 +9,7 @@ import { type BaseEvent, buildResumeArray, HttpAgent } from '@ag-ui/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cutAfter } from '../support/dropping-fetch.js';
 import { iacCode, uniqueId } from '../support/fixtures.js';
+import { runTurn } from '../support/http-agent.js';
 import { textOf } from '../support/observe.js';
 import { type Stack, startStack } from '../support/stack.js';
 import { SubscribeAgent } from '../support/subscribe-agent.js';
@@ -107,8 +108,7 @@ describe('reconnecting with the official client', () => {
     const answering = new HttpAgent({ url: `${stack.url}/`, threadId });
     answering.pendingInterrupts = reloaded.pendingInterrupts;
     const resume = buildResumeArray(answering.pendingInterrupts, { [announced[0]!.id]: { status: 'resolved', payload: { decision: 'allow_once' } } });
-    const events: BaseEvent[] = [];
-    await answering.runAgent({ runId: uniqueId('run'), forwardedProps: { iacCode: iacCode() }, resume }, { onEvent: ({ event }) => void events.push(event) });
+    const { events } = await runTurn(answering, { resume });
     expect(events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
     expect(answering.pendingInterrupts).toEqual([]);
   });

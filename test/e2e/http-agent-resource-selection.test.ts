@@ -4,9 +4,10 @@
  * client resumes with a value and a label, verifyEvents accepts both streams, the kernel received
  * the prefixed selection, and nothing is left pending.
  */
-import { type BaseEvent, buildResumeArray, HttpAgent } from '@ag-ui/client';
+import { buildResumeArray, HttpAgent } from '@ag-ui/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { iacCode, uniqueId } from '../support/fixtures.js';
+import { uniqueId } from '../support/fixtures.js';
+import { turnEvents as run } from '../support/http-agent.js';
 import { type Stack, startStack } from '../support/stack.js';
 
 let stack: Stack;
@@ -15,12 +16,6 @@ beforeAll(async () => {
   stack = await startStack({ store: 'file' });
 });
 afterAll(async () => stack.close());
-
-async function run(agent: HttpAgent, parameters: Parameters<HttpAgent['runAgent']>[0]): Promise<BaseEvent[]> {
-  const events: BaseEvent[] = [];
-  await agent.runAgent({ runId: uniqueId('run'), forwardedProps: { iacCode: iacCode() }, ...parameters }, { onEvent: ({ event }) => void events.push(event) });
-  return events;
-}
 
 describe('HttpAgent and a cloud resource selection', () => {
   it('interrupt → resume with a value and label → success, the tool result shown once', async () => {

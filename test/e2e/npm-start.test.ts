@@ -7,15 +7,17 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { FileThreadStore } from '../../lib/adapters/file-store/file-store.js';
 import { startA2AEmulator } from '../../lib/emulators/a2a/server.js';
-import { type AdapterProcess, startAdapterProcess } from '../support/adapter-process.js';
+import { type AdapterProcess, freePort, startAdapterProcess } from '../support/adapter-process.js';
 import { runBody, uniqueId } from '../support/fixtures.js';
 import { imagePart, photoLikePng } from '../support/images.js';
+import { interruptsOf, resolved } from '../support/interrupts.js';
 import { LiveSse } from '../support/live-sse.js';
+import { rawRequest } from '../support/raw-http.js';
 import { readSse } from '../support/sse.js';
 
 const ROOT = join(import.meta.dirname, '../..');
@@ -24,15 +26,6 @@ const children: ChildProcess[] = [];
 afterEach(() => {
   for (const child of children.splice(0)) child.kill('SIGTERM');
 });
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function start(env: Record<string, string>): Promise<{ output: () => string; exited: Promise<number | null> }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start-local.ts'], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -71,7 +64,7 @@ describe('npm start', () => {
     const sse = await readSse(response);
     expect(sse.events[0]?.type).toBe('RUN_STARTED');
     expect(sse.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
-    // The web console is on by default (SPEC §7), built in memory: no build step, and its URL printed.
+    // The web console is on by default (docs/protocol.md §9.5), built in memory: no build step, and its URL printed.
     expect(stack.output()).toContain(`Web console: http://127.0.0.1:${port}/console`);
     const page = await fetch(`http://127.0.0.1:${port}/console`);
     expect(page.status).toBe(200);
@@ -205,5 +198,92 @@ describe('npm start on SIGTERM', () => {
     expect(first.child.exitCode).toBe(0);
     // Every clean-up finished: the CancelTask reached the emulator, which closed only afterwards.
     expect(logLine(first.output, 'shut down')).toMatchObject({ drained: false, aborted: 1, abandoned: 0 });
+  }, 60_000);
+
+  /** The thread's stored document, read from the state directory as the file store keeps it. */
+  async function storedThread(stateDir: string, threadId: string): Promise<Record<string, unknown> | undefined> {
+    const loaded = await new FileThreadStore(stateDir).load(threadId);
+    return loaded?.document as Record<string, unknown> | undefined;
+  }
+
+  it('the lease of the cancelled run is released in the stored thread, not left to expire', async () => {
+    const kernel = await startA2AEmulator();
+    try {
+      const stateDir = await mkdtemp(join(tmpdir(), 'agui-start-'));
+      const first = await adapter({ IAC_CODE_AGUI_STATE_DIR: stateDir, IAC_CODE_AGUI_A2A_URL: kernel.url, ...SHUTDOWN });
+      const threadId = uniqueId('thread');
+      const live = new LiveSse(await post(first.url, runBody({ threadId, text: 'long' })));
+      await live.until((event) => event.type === 'TEXT_MESSAGE_CONTENT');
+      expect(await storedThread(stateDir, threadId)).toMatchObject({ activeRun: { leaseId: expect.any(String) } });
+      first.child.kill('SIGTERM');
+      await live.rest();
+      await first.exited;
+      expect(await storedThread(stateDir, threadId)).toMatchObject({ activeRun: null, execution: { pending: [] } });
+    } finally {
+      await kernel.close();
+    }
+  }, 60_000);
+
+  it('during a body upload: the request is answered 503 SERVER_BUSY at once, nothing is written or sent, and the process exits 0', async () => {
+    const kernel = await startA2AEmulator();
+    try {
+      const stateDir = await mkdtemp(join(tmpdir(), 'agui-start-'));
+      const first = await adapter({ IAC_CODE_AGUI_STATE_DIR: stateDir, IAC_CODE_AGUI_A2A_URL: kernel.url, ...SHUTDOWN });
+      const threadId = uniqueId('uploading');
+      const body = JSON.stringify(runBody({ threadId }));
+      const { host } = new URL(first.url);
+      const upload = rawRequest(first.url, ['POST / HTTP/1.1', `host: ${host}`, 'content-type: application/json', `content-length: ${body.length}`]);
+      await upload.write(body.slice(0, 40));
+      // Let the adapter start reading the body before the signal comes.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+
+      first.child.kill('SIGTERM');
+
+      const response = await upload.response;
+      expect(response.status).toBe(503);
+      expect(response.headers['retry-after']).toBe('5');
+      expect(JSON.parse(response.body)).toEqual({ error: { code: 'SERVER_BUSY', message: 'The server is shutting down. Retry the request.' } });
+      await first.exited;
+      expect(first.child.exitCode).toBe(0);
+      expect(logLine(first.output, 'shut down')).toMatchObject({ abandoned: 0 });
+      expect(kernel.callsOf('SendStreamingMessage')).toHaveLength(0);
+      expect(await storedThread(stateDir, threadId)).toBeUndefined();
+      upload.socket.destroy();
+    } finally {
+      await kernel.close();
+    }
+  }, 60_000);
+
+  it('while an interrupt is pending (a resume whose answer the kernel has not taken yet): no CancelTask, the interrupt stays pending, the lease is released, and the resume works after a restart', async () => {
+    const kernel = await startA2AEmulator();
+    try {
+      const stateDir = await mkdtemp(join(tmpdir(), 'agui-start-'));
+      const env = { IAC_CODE_AGUI_STATE_DIR: stateDir, IAC_CODE_AGUI_A2A_URL: kernel.url, ...SHUTDOWN };
+      const first = await adapter(env);
+      const threadId = uniqueId('thread');
+      const [interrupt] = interruptsOf(await readSse(await post(first.url, runBody({ threadId, text: 'permission' }))));
+      kernel.controls.rpcFaults.push({ method: 'SendStreamingMessage', kind: 'hang' });
+      const resume = new LiveSse(await post(first.url, runBody({ threadId, resume: [resolved(interrupt!.id, { decision: 'allow_once' })] })));
+      await resume.until((event) => event.type === 'RUN_STARTED');
+      for (let i = 0; i < 200 && !kernel.callsOf('SendStreamingMessage').some((call) => JSON.stringify(call.params).includes(interrupt!.id)); i += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+
+      first.child.kill('SIGTERM');
+
+      expect((await resume.rest()).at(-1)).toMatchObject({ type: 'RUN_ERROR', code: 'A2A_UNAVAILABLE' });
+      await first.exited;
+      expect(first.child.exitCode).toBe(0);
+      expect(kernel.callsOf('CancelTask')).toHaveLength(0);
+      const stored = (await storedThread(stateDir, threadId)) as { activeRun: unknown; execution: { pending: Array<{ id: string }> } };
+      expect(stored.activeRun).toBeNull();
+      expect(stored.execution.pending.map((item) => item.id)).toEqual([interrupt!.id]);
+
+      const second = await adapter(env);
+      const retried = await readSse(await post(second.url, runBody({ threadId, resume: [resolved(interrupt!.id, { decision: 'allow_once' })] })));
+      expect(retried.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
+    } finally {
+      await kernel.close();
+    }
   }, 60_000);
 });

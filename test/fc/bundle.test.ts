@@ -101,7 +101,14 @@ describe('function bundles', () => {
     const stateDir = await mkdtemp(join(tmpdir(), 'agui-bundle-state-'));
     scratch.push(stateDir);
     const [port, kernelPort] = [await freePort(), await freePort()];
-    const env = { PATH: process.env['PATH'], FC_SERVER_PORT: String(port), IAC_CODE_AGUI_A2A_URL: `http://127.0.0.1:${kernelPort}/`, IAC_CODE_AGUI_STATE_DIR: stateDir };
+    // No bearer token here: the flag lets the FC entry start without one (docs/protocol.md §1.2).
+    const env = {
+      PATH: process.env['PATH'],
+      FC_SERVER_PORT: String(port),
+      IAC_CODE_AGUI_A2A_URL: `http://127.0.0.1:${kernelPort}/`,
+      IAC_CODE_AGUI_STATE_DIR: stateDir,
+      IAC_CODE_AGUI_ALLOW_ANONYMOUS: '1',
+    };
     const child = spawn(FC_NODE, ['--enable-source-maps', BUNDLE_FILE], { cwd: agui.codeDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
     const lines: string[] = [];
     let buffered = '';
@@ -172,7 +179,7 @@ describe('function bundles', () => {
     expect(loaded.at).toContain(`${agui.codeDir}/node_modules/sharp/`);
   });
 
-  it('puts the prebuilt web console beside the bundle, and its browser code and esbuild nowhere in it (SPEC §7)', async () => {
+  it('puts the prebuilt web console beside the bundle, and its browser code and esbuild nowhere in it (docs/protocol.md §9.5)', async () => {
     expect((await readdir(join(agui.codeDir, 'console'))).sort()).toEqual(['assets', 'index.html']);
     const assets = await readdir(join(agui.codeDir, 'console', 'assets'));
     expect(assets.sort()).toEqual([expect.stringMatching(/^console-[A-Z0-9]+\.js$/), expect.stringMatching(/^console-style-[A-Z0-9]+\.css$/)]);

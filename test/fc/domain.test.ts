@@ -1,7 +1,7 @@
 /**
  * The optional production domain (s.domain.yaml, docs/deploy.md "A production domain"), rendered by
  * the real Serverless Devs CLI: s.domain.yaml is s.yaml's function plus one fc3-domain resource —
- * HTTPS with the deployer's certificate, every path routed to the function for GET, POST and
+ * HTTPS with the deployer's certificate, every path routed to the function for GET, HEAD, POST and
  * OPTIONS — and `npm run deploy` picks it only when IAC_CODE_AGUI_DOMAIN_NAME is set, so without the
  * variable no domain resource is rendered.
  */
@@ -52,7 +52,7 @@ describe('the custom domain', () => {
         domainName: 'agui.example.com',
         protocol: 'HTTPS',
         certConfig: { certName: 'iac-code-agui', certificate: DOMAIN_ENV.IAC_CODE_AGUI_DOMAIN_CERT, privateKey: DOMAIN_ENV.IAC_CODE_AGUI_DOMAIN_KEY },
-        routeConfig: { routes: [{ functionName: 'agui-prod', path: '/*', methods: ['GET', 'POST', 'OPTIONS'], qualifier: 'LATEST' }] },
+        routeConfig: { routes: [{ functionName: 'agui-prod', path: '/*', methods: ['GET', 'HEAD', 'POST', 'OPTIONS'], qualifier: 'LATEST' }] },
       },
     });
   });

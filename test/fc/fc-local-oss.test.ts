@@ -41,22 +41,19 @@ beforeAll(async () => {
   kernel = await startA2AEmulator();
   oss = await startOssEmulator({ credentials: [role], region: runtime.region });
   scratch = await mkdtemp(join(tmpdir(), 'agui-fc-oss-'));
-  fn = await startFcLocal({
-    runtime,
-    codeDir: agui.codeDir,
-    port: await freePort(),
-    a2aUrl: kernel.url,
-    stateDir: scratch,
-    oss: { endpoint: oss.endpoint, bucket: 'agui-state', region: runtime.region, credentials: stale },
-  });
-  fnDebian12 = await startFcLocal({
-    runtime,
-    codeDir: agui.codeDir,
-    port: await freePort(),
-    a2aUrl: kernel.url,
-    stateDir: scratch,
-    oss: { endpoint: oss.endpoint, bucket: 'agui-state', region: runtime.region, credentials: role },
-  });
+  const startWith = async (credentials: typeof role) =>
+    startFcLocal({
+      runtime,
+      codeDir: agui.codeDir,
+      port: await freePort(),
+      a2aUrl: kernel.url,
+      stateDir: scratch,
+      oss: { endpoint: oss.endpoint, bucket: 'agui-state', region: runtime.region, credentials },
+      // These requests carry no bearer token (docs/protocol.md §1.2).
+      env: { IAC_CODE_AGUI_ALLOW_ANONYMOUS: '1' },
+    });
+  fn = await startWith(stale);
+  fnDebian12 = await startWith(role);
 }, 60_000);
 
 afterAll(async () => {

@@ -44,16 +44,7 @@ beforeAll(async () => {
   emulator = await startA2AEmulator({ token: a2aToken, silenceMs: 1_000 });
   scratchDir = await mkdtemp(join(tmpdir(), 'agui-fc-e2e-'));
   stateDir = join(scratchDir, 'state');
-  fn = await startFcLocal({
-    runtime,
-    codeDir: agui.codeDir,
-    port: await freePort(),
-    a2aUrl: emulator.url,
-    a2aToken,
-    authToken,
-    stateDir,
-    env: { IAC_CODE_AGUI_SHUTDOWN_DRAIN_MS: '200', IAC_CODE_AGUI_SHUTDOWN_CLEANUP_MS: '10000' },
-  });
+  fn = await startFunction(stateDir, { IAC_CODE_AGUI_SHUTDOWN_DRAIN_MS: '200', IAC_CODE_AGUI_SHUTDOWN_CLEANUP_MS: '10000' });
   callsAtStart = emulator.calls.length;
 }, 60_000);
 
@@ -63,12 +54,26 @@ afterAll(async () => {
   await Promise.all([outDir, scratchDir].filter(Boolean).map((dir) => rm(dir, { recursive: true, force: true })));
 });
 
+/** The built function as FC runs it, against the emulator, with the file store in `stateDir`. */
+async function startFunction(stateDir: string, env: Record<string, string>): Promise<RunningFunction> {
+  return startFcLocal({ runtime, codeDir: agui.codeDir, port: await freePort(), a2aUrl: emulator.url, a2aToken, authToken, stateDir, env });
+}
+
 function post(body: unknown, headers: Record<string, string> = {}): Promise<Response> {
   return fetch(`${fn.url}/`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'text/event-stream', authorization: `Bearer ${authToken}`, ...headers },
     body: JSON.stringify(body),
   });
+}
+
+/** Starts a run that keeps working (the `long` scenario) and reads it until its text streams; returns its reader and task. */
+async function startLongRun(threadId: string): Promise<{ reader: ReadableStreamDefaultReader<Uint8Array>; taskId: string | undefined }> {
+  const response = await post(runBody({ threadId, text: 'long' }));
+  const reader = response.body!.getReader();
+  let seen = '';
+  while (!seen.includes('TEXT_MESSAGE_CONTENT')) seen += new TextDecoder().decode((await reader.read()).value);
+  return { reader, taskId: /"taskId":"([^"]+)"/.exec(seen)?.[1] };
 }
 
 function runScript(script: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
@@ -137,22 +142,13 @@ describe('the bundle started as FC starts it', () => {
     expect(jsonLines(fn.lines).filter((line) => line['message'] === 'run admitted' && line['requestId'] !== requestId)).toEqual([]);
   });
 
-  it('serves no web console unless IAC_CODE_AGUI_CONSOLE=1 (SPEC §6)', async () => {
+  it('serves no web console unless IAC_CODE_AGUI_CONSOLE=1 (docs/protocol.md §9.1)', async () => {
     expect((await fetch(`${fn.url}/console`)).status).toBe(404);
     expect(jsonLines(fn.lines).some((line) => String(line['message']).includes('console'))).toBe(false);
   });
 
   it('with IAC_CODE_AGUI_CONSOLE=1 serves the console npm run build put in its code folder', async () => {
-    const withConsole = await startFcLocal({
-      runtime,
-      codeDir: agui.codeDir,
-      port: await freePort(),
-      a2aUrl: emulator.url,
-      a2aToken,
-      authToken,
-      stateDir: join(scratchDir, 'state-console'),
-      env: { IAC_CODE_AGUI_CONSOLE: '1' },
-    });
+    const withConsole = await startFunction(join(scratchDir, 'state-console'), { IAC_CODE_AGUI_CONSOLE: '1' });
     try {
       const page = await fetch(`${withConsole.url}/console`);
       expect(page.status).toBe(200);
@@ -238,11 +234,7 @@ describe('the bundle started as FC starts it', () => {
 
   it('on FC’s PreStop hook drains like SIGTERM: the live run is aborted at the drain deadline, its task cancelled and its lease released, then 200 — and the instance keeps serving', async () => {
     const threadId = uniqueId('thread');
-    const response = await post(runBody({ threadId, text: 'long' }));
-    const reader = response.body!.getReader();
-    let seen = '';
-    while (!seen.includes('TEXT_MESSAGE_CONTENT')) seen += new TextDecoder().decode((await reader.read()).value);
-    const taskId = /"taskId":"([^"]+)"/.exec(seen)?.[1];
+    const { reader, taskId } = await startLongRun(threadId);
 
     const hook = await fetch(`${fn.url}/pre-stop`, { headers: { 'x-fc-control-path': '/pre-stop', 'x-fc-request-id': 'pre-stop-1' } });
 
@@ -263,11 +255,7 @@ describe('the bundle started as FC starts it', () => {
 
   it('on SIGTERM aborts the live run after the drain deadline, cancels its task, releases its lease, then exits 0', async () => {
     const threadId = uniqueId('thread');
-    const response = await post(runBody({ threadId, text: 'long' }));
-    const reader = response.body!.getReader();
-    let seen = '';
-    while (!seen.includes('TEXT_MESSAGE_CONTENT')) seen += new TextDecoder().decode((await reader.read()).value);
-    const taskId = /"taskId":"([^"]+)"/.exec(seen)?.[1];
+    const { reader, taskId } = await startLongRun(threadId);
 
     const { code, signal } = await fn.stop('SIGTERM');
 

@@ -1,6 +1,5 @@
 /** Shared set-up of the Function Compute suites: a fresh bundle in a temporary folder, free ports. */
 import { mkdtemp } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BuiltFunction, buildFunctions } from '../../scripts/build.js';
@@ -19,16 +18,7 @@ export async function buildIntoTemp(): Promise<{ outDir: string; agui: BuiltFunc
 }
 
 /** A loopback port nobody listens on right now (FC's 9000 may be taken by a developer's local:fc). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
+export { freePort } from '../../scripts/support/adapter-process.js';
 
 export function jsonLines(lines: string[]): Array<Record<string, unknown>> {
   return lines.filter((line) => line.trim() !== '').map((line) => JSON.parse(line) as Record<string, unknown>);

@@ -5,12 +5,12 @@
  * returns only after that clean-up, so nothing is left to poll for.
  */
 import { EventEmitter } from 'node:events';
-import { connect } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../lib/adapters/config.js';
 import { createLogger } from '../../lib/adapters/logger.js';
 import { exitOnSignals, RELAYED_REPEAT_MS, shutDown } from '../../lib/adapters/node-server/graceful-shutdown.js';
 import { runBody, uniqueId } from '../support/fixtures.js';
+import { connectionRefused } from '../support/raw-http.js';
 import { parseSse } from '../support/sse.js';
 import { type Stack, startStack } from '../support/stack.js';
 
@@ -50,18 +50,6 @@ async function startRun(text: string, threadId: string, marker: string) {
   return { seen, rest };
 }
 
-function refused(url: string): Promise<boolean> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve) => {
-    const socket = connect(Number(port), hostname);
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(false);
-    });
-    socket.once('error', () => resolve(true));
-  });
-}
-
 async function storedThread(threadId: string): Promise<Record<string, unknown>> {
   const stored = await stack.store.load(threadId);
   return (stored?.document ?? {}) as Record<string, unknown>;
@@ -72,7 +60,7 @@ describe('graceful shutdown', () => {
     const threadId = uniqueId('thread');
     const run = await startRun('silence', threadId, 'RUN_STARTED');
     const shutdown = shutDown(stack.server, { drainMs: 15_000, cleanupMs: 5_000 }, logger());
-    expect(await refused(stack.url)).toBe(true);
+    expect(await connectionRefused(stack.url)).toBe(true);
     const report = await shutdown;
     expect(report).toEqual({ drained: true, aborted: 0, abandoned: 0 });
     const events = parseSse(await run.rest).events;
@@ -116,7 +104,7 @@ describe('graceful shutdown', () => {
       signals.emit('SIGTERM', 'SIGTERM');
     });
     expect(code).toBe(0);
-    expect(await refused(stack.url)).toBe(true);
+    expect(await connectionRefused(stack.url)).toBe(true);
   });
 
   it('exits at once with 1 on a second signal', async () => {

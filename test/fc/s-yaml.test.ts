@@ -104,11 +104,11 @@ describe('s.yaml rendered by Serverless Devs', () => {
     for (const name of Object.keys(props.environmentVariables)) expect(name).toMatch(/^(?!FC_)[A-Za-z][A-Za-z0-9_]*$/);
   });
 
-  it('has an anonymous HTTP trigger for GET, POST and OPTIONS (the adapter’s bearer token authenticates; OPTIONS is the CORS preflight)', () => {
+  it('has an anonymous HTTP trigger for GET, HEAD, POST and OPTIONS (the adapter’s bearer token authenticates; HEAD /health is GET without a body; OPTIONS is the CORS preflight)', () => {
     const http = resource.props.triggers.filter((trigger) => trigger.triggerType === 'http');
     expect(http).toHaveLength(1);
     expect(http[0]?.triggerConfig.authType).toBe('anonymous');
-    expect([...(http[0]?.triggerConfig.methods ?? [])].sort()).toEqual(['GET', 'OPTIONS', 'POST']);
+    expect([...(http[0]?.triggerConfig.methods ?? [])].sort()).toEqual(['GET', 'HEAD', 'OPTIONS', 'POST']);
     // CORS is off unless the deployer lists origins.
     expect(resource.props.environmentVariables['IAC_CODE_AGUI_CORS_ORIGINS']).toBe('');
   });

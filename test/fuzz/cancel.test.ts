@@ -4,17 +4,14 @@
  * real threads. Never a 5xx; a 200 is `{executionId, status}` for a real execution only.
  */
 import fc from 'fast-check';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Stack } from '../support/stack.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { cancelBody } from './support/bodies.js';
-import { CANCEL_PATH, sendInProcess, startFuzzStack } from './support/fuzz-stack.js';
+import { CANCEL_PATH, sendInProcess, useFuzzStack } from './support/fuzz-stack.js';
 import { jsonText } from './support/json-text.js';
 import { fuzzParameters, runsFor, timeoutFor } from './support/settings.js';
 import { identityString, PROTOTYPE_NAMES } from './support/strings.js';
-import { watchProcess } from './support/watch-process.js';
 
-let stack: Stack;
-const watch = watchProcess();
+const fuzz = useFuzzStack();
 /** Threads with a real execution: one parked on a permission, one finished. */
 const real: Array<{ threadId: string; executionId: string }> = [];
 
@@ -28,22 +25,16 @@ async function startThread(threadId: string, text: string): Promise<void> {
     context: [],
     forwardedProps: { iacCode: { schemaVersion: 1, rosInvocationId: 'invocation-1', cwd: '/w' } },
   };
-  const answer = await sendInProcess(stack, { body: JSON.stringify(body) });
+  const answer = await sendInProcess(fuzz.stack, { body: JSON.stringify(body) });
   if (answer.kind !== 'stream') throw new Error(`could not start ${threadId}`);
   const session = answer.sse.events.find((event) => event.type === 'CUSTOM' && event['name'] === 'iac-code.session.v1') as { value: { executionId: string } } | undefined;
   real.push({ threadId, executionId: session!.value.executionId });
 }
 
 beforeAll(async () => {
-  stack = await startFuzzStack();
   await startThread(`cancel-parked-${process.pid}`, 'permission');
   await startThread(`cancel-done-${process.pid}`, 'complete');
 });
-afterAll(async () => {
-  await stack.close();
-  watch.stop();
-});
-afterEach(() => expect(watch.problems).toEqual([]));
 
 /** A path segment: encoded when it can be, else as it is (lone surrogates cannot be percent-encoded). */
 function segment(id: string, encode: boolean): string {
@@ -75,7 +66,7 @@ describe('fuzzed cancel requests', () => {
     async () => {
       await fc.assert(
         fc.asyncProperty(executionId, fc.boolean(), body, async (id, encode, payload) => {
-          const answer = await sendInProcess(stack, { path: CANCEL_PATH(segment(id, encode)), body: jsonText(payload) });
+          const answer = await sendInProcess(fuzz.stack, { path: CANCEL_PATH(segment(id, encode)), body: jsonText(payload) });
           if (answer.kind === 'json') {
             expect(answer.status).toBe(200);
             const outcome = answer.body as { executionId: string; status: string };

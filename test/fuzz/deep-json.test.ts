@@ -4,27 +4,15 @@
  * the cancel route, at any depth up to what 12 MiB of brackets can hold.
  */
 import fc from 'fast-check';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MAX_JSON_DEPTH } from '../../lib/core/protocol/json-depth.js';
 import { MAX_CANCEL_BODY_BYTES } from '../../lib/http/cancel-route.js';
-import { uniqueId } from '../support/fixtures.js';
-import type { Stack } from '../support/stack.js';
-import { CANCEL_PATH, sendInProcess, startFuzzStack } from './support/fuzz-stack.js';
+import { runBody, uniqueId } from '../support/fixtures.js';
+import { CANCEL_PATH, sendInProcess, useFuzzStack } from './support/fuzz-stack.js';
 import { jsonText, nestedJson, type RawJson } from './support/json-text.js';
 import { fuzzParameters, runsFor, timeoutFor } from './support/settings.js';
-import { watchProcess } from './support/watch-process.js';
 
-let stack: Stack;
-const watch = watchProcess();
-
-beforeAll(async () => {
-  stack = await startFuzzStack();
-});
-afterAll(async () => {
-  await stack.close();
-  watch.stop();
-});
-afterEach(() => expect(watch.problems).toEqual([]));
+const fuzz = useFuzzStack();
 
 const levels = fc.oneof(fc.integer({ min: 1, max: 300 }), fc.integer({ min: MAX_JSON_DEPTH - 6, max: MAX_JSON_DEPTH + 2 }), fc.integer({ min: 1_000, max: 50_000 }));
 const kind = fc.constantFrom('object', 'array', 'mixed') as fc.Arbitrary<'object' | 'array' | 'mixed'>;
@@ -59,28 +47,16 @@ const PLACES: Record<string, { depthAbove: number; place: (body: Record<string, 
   'a __proto__ key': { depthAbove: 1, place: (body, value) => void Object.defineProperty(body, '__proto__', { value, enumerable: true, configurable: true, writable: true }) },
 };
 
-function runBody(): Record<string, unknown> {
-  return {
-    threadId: uniqueId('deep'),
-    runId: 'run-1',
-    state: {},
-    messages: [{ id: 'm1', role: 'user', content: 'complete' }],
-    tools: [],
-    context: [],
-    forwardedProps: { iacCode: { schemaVersion: 1, rosInvocationId: 'invocation-1', cwd: '/w' } },
-  };
-}
-
 describe('deep JSON', () => {
   it(
     'refuses more than 256 levels in any field of POST / with 400 INVALID_INPUT, and streams within them',
     async () => {
       await fc.assert(
         fc.asyncProperty(fc.constantFrom(...Object.keys(PLACES)), levels, kind, async (where, depth, shape) => {
-          const body = runBody();
+          const body = runBody({ threadId: uniqueId('deep'), text: 'complete' });
           const { depthAbove, place } = PLACES[where]!;
           place(body, nestedJson(depth, shape));
-          const answer = await sendInProcess(stack, { body: jsonText(body) });
+          const answer = await sendInProcess(fuzz.stack, { body: jsonText(body) });
           if (depthAbove + depth > MAX_JSON_DEPTH) expect(answer.kind === 'refused' && answer.code).toBe('INVALID_INPUT');
           else expect(answer.kind === 'stream' && answer.last.type).toBe('RUN_FINISHED');
         }),
@@ -96,7 +72,7 @@ describe('deep JSON', () => {
       await fc.assert(
         fc.asyncProperty(levels, kind, async (depth, shape) => {
           const text = `{"threadId":"t","rosInvocationId":"r","x":${nestedJson(depth, shape).text}}`;
-          const answer = await sendInProcess(stack, { path: CANCEL_PATH('execution-1'), body: text });
+          const answer = await sendInProcess(fuzz.stack, { path: CANCEL_PATH('execution-1'), body: text });
           const expected = text.length > MAX_CANCEL_BODY_BYTES ? 'REQUEST_TOO_LARGE' : 1 + depth > MAX_JSON_DEPTH ? 'INVALID_INPUT' : 'EXECUTION_NOT_FOUND';
           expect(answer.kind === 'refused' && answer.code).toBe(expected);
         }),

@@ -5,38 +5,18 @@
  * the answer the protocol gives them; anything else must at least keep the invariants.
  */
 import fc from 'fast-check';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type Language, translate } from '../../lib/core/i18n/catalogue.js';
-import { uniqueId } from '../support/fixtures.js';
-import type { Stack } from '../support/stack.js';
-import { sendInProcess, startFuzzStack } from './support/fuzz-stack.js';
+import { runBody, uniqueId } from '../support/fixtures.js';
+import { sendInProcess, useFuzzStack } from './support/fuzz-stack.js';
 import { fuzzParameters, runsFor, timeoutFor } from './support/settings.js';
 import { headerValue } from './support/strings.js';
-import { watchProcess } from './support/watch-process.js';
 
 const TOKEN = 'fuzz-token-1';
-let stack: Stack;
-const watch = watchProcess();
-
-beforeAll(async () => {
-  stack = await startFuzzStack({ config: { authToken: TOKEN } });
-});
-afterAll(async () => {
-  await stack.close();
-  watch.stop();
-});
-afterEach(() => expect(watch.problems).toEqual([]));
+const fuzz = useFuzzStack({ config: { authToken: TOKEN } });
 
 function validBody(): string {
-  return JSON.stringify({
-    threadId: uniqueId('headers'),
-    runId: 'run-1',
-    state: {},
-    messages: [{ id: 'm1', role: 'user', content: 'complete é 会话' }],
-    tools: [],
-    context: [],
-    forwardedProps: { iacCode: { schemaVersion: 1, rosInvocationId: 'invocation-1', cwd: '/w' } },
-  });
+  return JSON.stringify(runBody({ threadId: uniqueId('headers'), text: 'complete é 会话' }));
 }
 
 /** A header value and whether the protocol accepts it (undefined: garbage, only the invariants apply). */
@@ -97,7 +77,7 @@ describe('fuzzed headers', () => {
           headers['content-type'] = type.value ?? '';
           if (language !== undefined) headers['accept-language'] = language;
           if (accept !== undefined) headers['accept'] = accept;
-          const answer = await sendInProcess(stack, { body: validBody(), headers });
+          const answer = await sendInProcess(fuzz.stack, { body: validBody(), headers });
           if (auth.ok === false) expect(answer.kind === 'refused' && answer.code).toBe('UNAUTHORIZED');
           if (auth.ok === true && type.ok === false) expect(answer.kind === 'refused' && answer.code).toBe('UNSUPPORTED_MEDIA_TYPE');
           if (auth.ok === true && type.ok === true) expect(answer.kind === 'stream' && answer.last.type).toBe('RUN_FINISHED');
@@ -148,7 +128,7 @@ describe('fuzzed bytes', () => {
     async () => {
       await fc.assert(
         fc.asyncProperty(rawBody, async (bytes) => {
-          const answer = await sendInProcess(stack, { body: bytes, headers: { authorization: `Bearer ${TOKEN}` } });
+          const answer = await sendInProcess(fuzz.stack, { body: bytes, headers: { authorization: `Bearer ${TOKEN}` } });
           if (answer.kind === 'refused') expect(['INVALID_JSON', 'INVALID_INPUT', 'REQUEST_TOO_LARGE']).toContain(answer.code);
         }),
         fuzzParameters(),

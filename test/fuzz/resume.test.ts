@@ -5,26 +5,14 @@
  * it cannot (already applied, execution gone) — never a 5xx, never a stuck thread.
  */
 import fc from 'fast-check';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { uniqueId } from '../support/fixtures.js';
-import type { Stack } from '../support/stack.js';
 import { resumeArray } from './support/bodies.js';
-import { sendInProcess, startFuzzStack } from './support/fuzz-stack.js';
+import { sendInProcess, useFuzzStack } from './support/fuzz-stack.js';
 import { jsonText } from './support/json-text.js';
 import { fuzzParameters, runsFor, timeoutFor } from './support/settings.js';
-import { watchProcess } from './support/watch-process.js';
 
-let stack: Stack;
-const watch = watchProcess();
-
-beforeAll(async () => {
-  stack = await startFuzzStack();
-});
-afterAll(async () => {
-  await stack.close();
-  watch.stop();
-});
-afterEach(() => expect(watch.problems).toEqual([]));
+const fuzz = useFuzzStack();
 
 function body(threadId: string, runId: string, extra: Record<string, unknown>): string {
   return jsonText({
@@ -50,14 +38,14 @@ describe('fuzzed resume', () => {
       await fc.assert(
         fc.asyncProperty(resumeArray(interruptId), async (resume) => {
           const threadId = uniqueId('resume');
-          const parked = await sendInProcess(stack, { body: body(threadId, 'run-1', {}) });
+          const parked = await sendInProcess(fuzz.stack, { body: body(threadId, 'run-1', {}) });
           const outcome = parked.kind === 'stream' ? (parked.last['outcome'] as { interrupts: Array<{ id: string }> }) : undefined;
           const pendingId = outcome?.interrupts[0]?.id;
           expect(pendingId).toEqual(expect.any(String));
           // The fuzzed resume, with the real interrupt id wherever the arbitrary chose it.
           const fuzzed = JSON.parse(JSON.stringify(resume ?? null).replaceAll('(the pending interrupt)', pendingId!));
-          await sendInProcess(stack, { body: body(threadId, 'run-2', { resume: fuzzed }) });
-          const correct = await sendInProcess(stack, {
+          await sendInProcess(fuzz.stack, { body: body(threadId, 'run-2', { resume: fuzzed }) });
+          const correct = await sendInProcess(fuzz.stack, {
             body: body(threadId, 'run-3', { resume: [{ interruptId: pendingId, status: 'resolved', payload: { decision: 'deny' } }] }),
           });
           if (correct.kind === 'refused') {
@@ -69,7 +57,7 @@ describe('fuzzed resume', () => {
             expect(SETTLED).toContain(last['type'] === 'RUN_ERROR' ? `RUN_ERROR:${String(last['code'])}` : last['type']);
           }
           // Whatever happened, the thread takes a new turn or still asks for its interrupt.
-          const next = await sendInProcess(stack, { body: body(threadId, 'run-4', {}) });
+          const next = await sendInProcess(fuzz.stack, { body: body(threadId, 'run-4', {}) });
           expect(next.kind === 'stream' || (next.kind === 'refused' && next.code === 'RESUME_REQUIRED')).toBe(true);
         }),
         fuzzParameters(4),

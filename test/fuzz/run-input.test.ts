@@ -5,26 +5,14 @@
  * no 5xx, no unhandled rejection, every refusal the error envelope, every stream valid AG-UI.
  */
 import fc from 'fast-check';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { uniqueId } from '../support/fixtures.js';
-import type { Stack } from '../support/stack.js';
 import { iacCode, runInput } from './support/bodies.js';
-import { sendInProcess, startFuzzStack } from './support/fuzz-stack.js';
+import { sendInProcess, useFuzzStack } from './support/fuzz-stack.js';
 import { jsonText } from './support/json-text.js';
 import { fuzzParameters, runsFor, timeoutFor } from './support/settings.js';
-import { watchProcess } from './support/watch-process.js';
 
-let stack: Stack;
-const watch = watchProcess();
-
-beforeAll(async () => {
-  stack = await startFuzzStack();
-});
-afterAll(async () => {
-  await stack.close();
-  watch.stop();
-});
-afterEach(() => expect(watch.problems).toEqual([]));
+const fuzz = useFuzzStack();
 
 describe('fuzzed RunAgentInput', () => {
   it(
@@ -33,7 +21,7 @@ describe('fuzzed RunAgentInput', () => {
       const outcomes = new Map<string, number>();
       await fc.assert(
         fc.asyncProperty(runInput, async (body) => {
-          const answer = await sendInProcess(stack, { body: jsonText(body) });
+          const answer = await sendInProcess(fuzz.stack, { body: jsonText(body) });
           const key = answer.kind === 'refused' ? answer.code : answer.kind === 'stream' ? String(answer.last.type) : `json ${answer.status}`;
           outcomes.set(key, (outcomes.get(key) ?? 0) + 1);
         }),
@@ -61,7 +49,7 @@ describe('fuzzed RunAgentInput', () => {
             context: [],
             forwardedProps: { iacCode: props },
           };
-          const answer = await sendInProcess(stack, { body: jsonText(body) });
+          const answer = await sendInProcess(fuzz.stack, { body: jsonText(body) });
           if (answer.kind === 'refused') expect(answer.code).toBe('INVALID_INPUT');
           else expect(answer.kind).toBe('stream');
         }),

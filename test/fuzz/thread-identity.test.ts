@@ -5,26 +5,14 @@
  * `__proto__` key, follow the idempotency rules exactly — checked against a model of the thread.
  */
 import fc from 'fast-check';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isWellFormed } from '../../lib/core/protocol/identity.js';
 import { uniqueId } from '../support/fixtures.js';
-import type { Stack } from '../support/stack.js';
-import { sendInProcess, startFuzzStack } from './support/fuzz-stack.js';
+import { sendInProcess, useFuzzStack } from './support/fuzz-stack.js';
 import { fuzzParameters, runsFor, timeoutFor } from './support/settings.js';
 import { PROTOTYPE_NAMES } from './support/strings.js';
-import { watchProcess } from './support/watch-process.js';
 
-let stack: Stack;
-const watch = watchProcess();
-
-beforeAll(async () => {
-  stack = await startFuzzStack({ store: 'file' });
-});
-afterAll(async () => {
-  await stack.close();
-  watch.stop();
-});
-afterEach(() => expect(watch.problems).toEqual([]));
+const fuzz = useFuzzStack({ store: 'file' });
 
 function body(threadId: string, runId: string, state: string = '{}', extra = ''): string {
   const iacCode = { schemaVersion: 1, rosInvocationId: 'invocation-1', cwd: '/workspace/a' };
@@ -45,7 +33,7 @@ describe('thread identities', () => {
           const prefix = `${uniqueId('collide')}-`;
           for (const id of ids) {
             const threadId = `${prefix}${id}`;
-            const answer = await sendInProcess(stack, { body: body(threadId, uniqueId('run')) });
+            const answer = await sendInProcess(fuzz.stack, { body: body(threadId, uniqueId('run')) });
             if (isWellFormed(threadId)) {
               expect(answer.kind === 'stream' && answer.last.type).toBe('RUN_FINISHED');
             } else {
@@ -87,11 +75,11 @@ describe('run ids', () => {
         fc.asyncProperty(steps, async (steps) => {
           const threadId = uniqueId('runs');
           const seen = new Map<string, number>([['first', 0]]);
-          const first = await sendInProcess(stack, { body: body(threadId, 'first') });
+          const first = await sendInProcess(fuzz.stack, { body: body(threadId, 'first') });
           expect(first.kind === 'stream' && first.last.type).toBe('RUN_FINISHED');
           for (const { runId, variant } of steps) {
             const { state, extra } = VARIANTS[variant]!;
-            const answer = await sendInProcess(stack, { body: body(threadId, runId, state, extra) });
+            const answer = await sendInProcess(fuzz.stack, { body: body(threadId, runId, state, extra) });
             const before = seen.get(runId);
             if (before === undefined) {
               expect(answer.kind === 'stream' && answer.last.type, `${runId} is new on the thread`).toBe('RUN_FINISHED');
@@ -105,7 +93,7 @@ describe('run ids', () => {
           // Every admitted run is remembered — read back from the store — whatever its id.
           for (const [runId, variant] of seen) {
             const { state, extra } = VARIANTS[variant]!;
-            const replay = await sendInProcess(stack, { body: body(threadId, runId, state, extra) });
+            const replay = await sendInProcess(fuzz.stack, { body: body(threadId, runId, state, extra) });
             expect(replay.kind === 'refused' && replay.code, `${runId} replayed`).toBe('DUPLICATE_RUN_ID');
           }
         }),

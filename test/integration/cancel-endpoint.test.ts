@@ -1,5 +1,5 @@
 /**
- * POST /extensions/iac-code/v1/executions/{executionId}/cancel (SPEC §4 "Cancel").
+ * POST /extensions/iac-code/v1/executions/{executionId}/cancel (docs/protocol.md §6.7).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBody, uniqueId } from '../support/fixtures.js';

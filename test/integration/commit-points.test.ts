@@ -1,5 +1,5 @@
 /**
- * Store write failures injected at every recovery-critical commit point (SPEC §4 "Fail closed"):
+ * Store write failures injected at every recovery-critical commit point (docs/protocol.md §6.9):
  * nothing is announced that is not durable, the A2A task is cancelled where needed, and an
  * interrupt that is still pending stays resumable. Plus disconnects around interrupts.
  */

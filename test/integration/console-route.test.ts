@@ -1,5 +1,5 @@
 /**
- * How the adapter serves its web console (SPEC §2, §7; docs/protocol.md §1): only when enabled; the
+ * How the adapter serves its web console (docs/protocol.md §1.1; docs/architecture.md §4.7): only when enabled; the
  * page `no-cache` and the content-hashed assets `immutable`; a strict content security policy on
  * every answer and nothing inline for it to forbid; /console/config.json telling only whether a
  * token is required; GET only.
@@ -64,7 +64,7 @@ describe('GET /console', () => {
     const guardedConfig = await (await fetch(`${guarded.url}/console/config.json`)).text();
     expect(JSON.parse(guardedConfig)).toEqual({ schemaVersion: 1, authRequired: true });
     expect(guardedConfig).not.toContain(TOKEN);
-    // The page itself is open, as SPEC §2 says; the calls it makes need the token.
+    // The page itself is open, as docs/protocol.md §2.2 says; the calls it makes need the token.
     expect((await fetch(`${guarded.url}/console`)).status).toBe(200);
   });
 

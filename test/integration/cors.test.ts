@@ -17,7 +17,7 @@ let withCors: Stack;
 let withoutCors: Stack;
 
 beforeAll(async () => {
-  withCors = await startStack({ config: { authToken: TOKEN, corsOrigins: [LISTED, OTHER_LISTED] } });
+  withCors = await startStack({ config: { authToken: TOKEN, corsOrigins: [LISTED, OTHER_LISTED] }, console: {} });
   withoutCors = await startStack({ config: { authToken: TOKEN }, emulatorInstance: withCors.emulator });
 });
 afterAll(async () => {
@@ -37,7 +37,7 @@ function corsHeaders(response: Response): Record<string, string> {
 
 describe('with IAC_CODE_AGUI_CORS_ORIGINS', () => {
   it('answers a listed origin’s preflight on every route with 204, the allowed methods, headers and a max-age — without a token', async () => {
-    for (const path of ['/', '/health', '/extensions/iac-code/v1/executions/exec-1/cancel']) {
+    for (const path of ['/', '/health', '/extensions/iac-code/v1/executions/exec-1/cancel', '/extensions/iac-code/v1/executions/exec-1/subscribe']) {
       const response = await preflight(withCors, path, LISTED);
       expect(response.status, path).toBe(204);
       expect(corsHeaders(response)).toEqual({
@@ -81,6 +81,16 @@ describe('with IAC_CODE_AGUI_CORS_ORIGINS', () => {
     const wrong = await fetch(`${withCors.url}/`, { method: 'PUT', headers: { origin: LISTED } });
     expect(wrong.status).toBe(405);
     expect(wrong.headers.get('allow')).toBe('POST, OPTIONS');
+  });
+
+  it('names OPTIONS only on the routes that answer a preflight: the same-origin console takes GET alone', async () => {
+    const options = await preflight(withCors, '/console', LISTED);
+    expect(options.status).toBe(405);
+    expect(options.headers.get('allow')).toBe('GET');
+    expect(corsHeaders(options)).toEqual({ 'access-control-allow-origin': LISTED });
+    const put = await fetch(`${withCors.url}/console/config.json`, { method: 'PUT', headers: { origin: LISTED } });
+    expect(put.status).toBe(405);
+    expect(put.headers.get('allow')).toBe('GET');
   });
 });
 

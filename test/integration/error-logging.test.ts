@@ -3,9 +3,10 @@
  * line with the error chain and stacks that name the project's files; a request the adapter itself
  * could not serve (503 STATE_UNAVAILABLE) is a warn line with its cause too.
  */
-import { createServer } from 'node:net';
+
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ErrorFields } from '../../lib/core/error-fields.js';
+import { freePort } from '../support/adapter-process.js';
 import { FaultyStore } from '../support/faulty-store.js';
 import { runBody, uniqueId } from '../support/fixtures.js';
 import { MemoryThreadStore } from '../support/memory-store.js';
@@ -16,18 +17,6 @@ afterEach(async () => {
   await stack?.close();
   stack = undefined;
 });
-
-/** A loopback port with nothing listening on it: the kernel is down. */
-function closedPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 function records(logs: string[]): Array<Record<string, unknown>> {
   return logs.map((line) => JSON.parse(line) as Record<string, unknown>);
@@ -41,7 +30,8 @@ function chain(fields: ErrorFields | undefined): ErrorFields[] {
 
 describe('a run that fails because the kernel is down', () => {
   it('logs one warn line with the error chain down to the refused connection, with stacks into lib/', async () => {
-    stack = await startStack({ kernelUrl: `http://127.0.0.1:${await closedPort()}/` });
+    // A loopback port with nothing listening on it: the kernel is down.
+    stack = await startStack({ kernelUrl: `http://127.0.0.1:${await freePort()}/` });
     const threadId = uniqueId('thread');
 
     const { status, sse } = await stack.run(runBody({ threadId }));

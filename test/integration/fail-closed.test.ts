@@ -1,5 +1,5 @@
 /**
- * Fail-closed state handling and the lease under time (SPEC §4 "Busy", "Fail closed").
+ * Fail-closed state handling and the lease under time (docs/protocol.md §6.6, §6.9).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FaultyStore } from '../support/faulty-store.js';
@@ -33,8 +33,9 @@ describe('store failures', () => {
 
   it('ends with STATE_PERSISTENCE_FAILED and cancels the task when the task id cannot be made durable', async () => {
     const threadId = uniqueId('thread');
-    // The task/session commit: the first write that records a task id (a lease renewal may come first).
-    store.failSaveWhere((document) => document['threadId'] === threadId && (document['execution'] as { taskId: string | null }).taskId !== null);
+    // The write that records the task id (the identity commit) fails — whatever renewals of the
+    // 100 ms lease land before it.
+    store.failSaveWhen((id, document) => id === threadId && (document as { execution: { taskId: string | null } }).execution.taskId !== null);
     const { sse } = await stack.run(runBody({ threadId }));
     expect(types(sse)).toEqual(['RUN_STARTED', 'RUN_ERROR']);
     expect(sse.events[1]).toMatchObject({ code: 'STATE_PERSISTENCE_FAILED' });

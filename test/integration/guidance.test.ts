@@ -3,7 +3,7 @@
  * §6.13): it bypasses THREAD_BUSY without taking the lease, records its run id, goes to the owning
  * run's task with its keys forwarded and answers exactly RUN_STARTED + RUN_FINISHED; the owning run
  * shows the effect, keeps its lease and completes. Every 409, the kernel's journal (an applied
- * replay acknowledged, an unsettled one refused), the stream errors of contract-2 §2.3, and no
+ * replay acknowledged, an unsettled one refused), the stream errors of docs/protocol.md §6.13, and no
  * CancelTask from a guidance run — not on an error, not when its caller leaves.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,6 +1,6 @@
 /**
  * Everything decidable from the request alone is an HTTP JSON error before the stream, in the
- * place SPEC §2's table gives it, in the request's language, naming the failing fields.
+ * place docs/protocol.md §2.3 gives it, in the request's language, naming the failing fields.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PNG_1x1, runBody } from '../support/fixtures.js';

@@ -59,6 +59,8 @@ describe('images through the adapter', () => {
     const { error } = (await response.json()) as { error: { code: string; details: Array<{ path: string; message: string }> } };
     expect(error.code).toBe('INVALID_INPUT');
     expect(error.details).toEqual([{ path: 'messages[0].content[1]', message: expect.stringContaining('cannot be decoded') }]);
+    // Our words only: nothing libvips says reaches the caller (docs/protocol.md §2.5).
+    expect(JSON.stringify(error.details)).not.toMatch(/vips|VipsJpeg|pngload|jpegload|Input buffer/i);
     expect(await stack.store.load(body['threadId'] as string)).toBeUndefined();
     expect(stack.emulator.calls.length).toBe(kernelCalls);
   });

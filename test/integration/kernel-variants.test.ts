@@ -1,6 +1,6 @@
 /**
  * Kernels that differ from the current one: v0.13.1 without /iac-code/session/ensure-restored
- * (SPEC §8: skip the step), and kernels that break identity rules (A2A_PROTOCOL_ERROR).
+ * (docs/protocol.md §7.8: skip the step), and kernels that break identity rules (A2A_PROTOCOL_ERROR).
  */
 import { describe, expect, it } from 'vitest';
 import type { A2AKernel } from '../../lib/core/ports.js';

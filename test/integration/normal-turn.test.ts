@@ -70,7 +70,7 @@ describe('a normal turn', () => {
     }
   });
 
-  it('sends SendStreamingMessage exactly per contract §A.2–§A.4', async () => {
+  it('sends SendStreamingMessage exactly per docs/protocol.md §7.2, §7.3', async () => {
     // Arrange
     const body = runBody({
       content: [

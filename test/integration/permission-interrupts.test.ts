@@ -30,7 +30,7 @@ async function interrupted(scenario = 'permission') {
 }
 
 describe('a permission interrupt', () => {
-  it('ends the run with the interrupt object of contract §C, after closing every span, without cancelling the task', async () => {
+  it('ends the run with the interrupt object of docs/protocol.md §5.2, after closing every span, without cancelling the task', async () => {
     const { threadId, first, interrupts } = await interrupted();
     expect(interrupts).toHaveLength(1);
     const [interrupt] = interrupts;

@@ -1,5 +1,5 @@
 /**
- * A pipeline run through real HTTP (contract §E.3, §E.4, §E.87): steps balanced within every run,
+ * A pipeline run through real HTTP (docs/protocol.md §8.4, §8.6): steps balanced within every run,
  * durable steps reopened by the resume, the other candidate's work while waiting recovered from
  * `/iac-code/pipeline/state`, only one interrupt across both runs, and the task not cancelled.
  */

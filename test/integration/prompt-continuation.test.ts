@@ -1,5 +1,5 @@
 /**
- * Continuation after a prompt answer (docs/protocol.md §5.6; contract-2 §6.3): when the stream
+ * Continuation after a prompt answer (docs/protocol.md §5.6): when the stream
  * that delivered a question or candidate-selection answer ends while the task still works, the
  * run follows the task with SubscribeToTask instead of failing — a new input ends it as an
  * interrupt (durable first), completion as success, failure as A2A_EXECUTION_FAILED, and a

@@ -1,5 +1,5 @@
 /**
- * Question and option-choice interrupts (contract §A.5, §C): option lines in the message, a oneOf
+ * Question and option-choice interrupts (docs/protocol.md §5.2, §5.3, §5.8): option lines in the message, a oneOf
  * schema, answers sent as text, the answered question's TOOL_CALL_RESULT, and cancellation.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,6 +1,6 @@
 /**
  * Secrets (LLM keys and headers, AccessKey secrets, STS tokens, bearer tokens) never reach the
- * thread store or the logs (brief; SPEC §5). The user's message text is not stored either.
+ * thread store or the logs (brief; docs/protocol.md §6.10). The user's message text is not stored either.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';

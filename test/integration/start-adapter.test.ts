@@ -1,33 +1,12 @@
-/**
- * The one start-up path (lib/adapters/start-adapter.ts, docs/architecture.md §6) in-process, with
- * real emulators and a real loopback server: the local stack closes the emulators it started only
- * after the graceful shutdown cancelled the live run's task, and also when start-up fails; FC
- * reports a failure as one JSON line carrying the instance's fields.
- */
-import { EventEmitter } from 'node:events';
-import { mkdtemp } from 'node:fs/promises';
-import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { LocalEmulatorPlan } from '../../lib/adapters/config.js';
 import { type RunningEmulators, startAdapter } from '../../lib/adapters/start-adapter.js';
 import { type A2AEmulator, startA2AEmulator } from '../../lib/emulators/a2a/server.js';
 import { freePort } from '../support/adapter-process.js';
 import { runBody } from '../support/fixtures.js';
+import { startInProcessAdapter } from '../support/in-process-adapter.js';
 import { LiveSse } from '../support/live-sse.js';
-
-function refused(url: string): Promise<boolean> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve) => {
-    const socket = connect(Number(port), hostname);
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(false);
-    });
-    socket.once('error', () => resolve(true));
-  });
-}
+import { connectionRefused } from '../support/raw-http.js';
 
 /** Starts the A2A emulator when the plan asks for it, and records how many CancelTask calls it had when it was closed. */
 function recordingEmulators() {
@@ -50,24 +29,10 @@ function recordingEmulators() {
 describe('startAdapter', () => {
   it('locally: starts the emulator the configuration calls for; on SIGTERM drains, cancels the live run, then closes the emulator, then exits 0', async () => {
     const { record, start } = recordingEmulators();
-    const logs: string[] = [];
-    const signals = new EventEmitter();
-    let exited!: (code: number) => void;
-    const exitCode = new Promise<number>((resolve) => (exited = resolve));
-    const adapter = await startAdapter({
-      platform: 'local',
-      env: {
-        IAC_CODE_AGUI_PORT: String(await freePort()),
-        IAC_CODE_AGUI_STATE_DIR: await mkdtemp(join(tmpdir(), 'agui-start-adapter-')),
-        IAC_CODE_AGUI_A2A_TOKEN: 'kernel-token',
-        IAC_CODE_AGUI_SHUTDOWN_DRAIN_MS: '50',
-        IAC_CODE_AGUI_SHUTDOWN_CLEANUP_MS: '15000',
-      },
-      startEmulators: start,
-      logSink: (line) => logs.push(line),
-      signals,
-      exit: exited,
-    });
+    const { adapter, logs, signals, exitCode } = await startInProcessAdapter(
+      { IAC_CODE_AGUI_A2A_TOKEN: 'kernel-token', IAC_CODE_AGUI_SHUTDOWN_DRAIN_MS: '50', IAC_CODE_AGUI_SHUTDOWN_CLEANUP_MS: '15000' },
+      start,
+    );
     expect(adapter).toBeDefined();
     expect(record.plan?.a2a?.token?.reveal()).toBe('kernel-token');
     expect(adapter?.config.a2aUrl).toBe(record.emulator?.url);
@@ -81,8 +46,8 @@ describe('startAdapter', () => {
     expect(await exitCode, logs.join('\n')).toBe(0);
     expect((await rest).at(-1)).toMatchObject({ type: 'RUN_ERROR', code: 'CANCELLED' });
     expect(record.cancelsWhenClosed).toBe(1);
-    expect(await refused(record.emulator?.url as string)).toBe(true);
-    expect(await refused(adapter?.server.url as string)).toBe(true);
+    expect(await connectionRefused(record.emulator?.url as string)).toBe(true);
+    expect(await connectionRefused(adapter?.server.url as string)).toBe(true);
   });
 
   it('locally: a configuration error closes the emulators already started and prints one line naming the variable', async () => {
@@ -100,7 +65,7 @@ describe('startAdapter', () => {
     expect(exits).toEqual([1]);
     expect(errors).toEqual(['configuration error: IAC_CODE_AGUI_LEASE_TTL_MS must be a positive integer, got "soon"']);
     expect(record.cancelsWhenClosed).toBe(0);
-    expect(await refused(record.emulator?.url as string)).toBe(true);
+    expect(await connectionRefused(record.emulator?.url as string)).toBe(true);
   });
 
   it('in Function Compute: a missing kernel URL is one JSON error line with the instance fields', async () => {
@@ -119,6 +84,26 @@ describe('startAdapter', () => {
       function: 'agui',
       instanceId: 'instance-7',
       message: expect.stringMatching(/^configuration error: IAC_CODE_AGUI_A2A_URL is required in Function Compute/),
+    });
+  });
+
+  it('in Function Compute: no bearer token is one JSON error line naming IAC_CODE_AGUI_AUTH_TOKEN (the trigger is anonymous)', async () => {
+    const errors: string[] = [];
+    const exits: number[] = [];
+    const adapter = await startAdapter({
+      platform: 'function-compute',
+      env: { FC_SERVER_PORT: String(await freePort()), IAC_CODE_AGUI_A2A_URL: 'https://kernel.example.com', FC_FUNCTION_NAME: 'agui' },
+      errorSink: (line) => errors.push(line),
+      exit: (code) => exits.push(code),
+    });
+    expect(adapter).toBeUndefined();
+    expect(exits).toEqual([1]);
+    expect(errors).toHaveLength(1);
+    expect(JSON.parse(errors[0] as string)).toMatchObject({
+      level: 'error',
+      function: 'agui',
+      message:
+        'configuration error: IAC_CODE_AGUI_AUTH_TOKEN is required in Function Compute (its HTTP trigger is anonymous); set IAC_CODE_AGUI_ALLOW_ANONYMOUS=1 to run without one',
     });
   });
 });

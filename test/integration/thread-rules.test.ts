@@ -108,18 +108,18 @@ describe('the active-run lease', () => {
       activeRun: { ...((stored.document as Record<string, unknown>)['activeRun'] as object), expiresAt: Date.now() - 1 },
     };
     await store.save(threadId, aged, stored.revision);
+    const cancelTasksOf = (taskId: string) =>
+      stack.emulator
+        .callsOf('CancelTask')
+        .map((call) => (call.params as { id: string }).id)
+        .filter((id) => id === taskId);
     // Act
     const taker = await stack.run(runBody({ threadId }));
     // Assert
     expect(taker.status).toBe(200);
     expect(taker.sse.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED' });
     // The taker cancels the orphan, once; the old stream learns it lost the thread — not that it was cancelled.
-    expect(
-      stack.emulator
-        .callsOf('CancelTask')
-        .map((call) => (call.params as { id: string }).id)
-        .filter((id) => id === orphanTask),
-    ).toHaveLength(1);
+    expect(cancelTasksOf(orphanTask)).toHaveLength(1);
     const rest = await new Response(
       new ReadableStream({
         async pull(controller) {
@@ -130,12 +130,7 @@ describe('the active-run lease', () => {
       }),
     ).text();
     expect(rest).toMatch(/"type":"RUN_ERROR"[^\n]*"code":"(EXECUTION_LOST|CANCELLED)"/);
-    expect(
-      stack.emulator
-        .callsOf('CancelTask')
-        .map((call) => (call.params as { id: string }).id)
-        .filter((id) => id === orphanTask),
-    ).toHaveLength(1);
+    expect(cancelTasksOf(orphanTask)).toHaveLength(1);
   });
 });
 

@@ -10,40 +10,27 @@
  */
 import { type BaseEvent, HttpAgent } from '@ag-ui/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type A2AEmulator, startA2AEmulator } from '../../lib/emulators/a2a/server.js';
-import { type OssEmulator, startOssEmulator } from '../../lib/emulators/oss/server.js';
-import { type AdapterProcess, startAdapterProcess } from '../support/adapter-process.js';
+import type { A2AEmulator } from '../../lib/emulators/a2a/server.js';
+import type { AdapterProcess } from '../support/adapter-process.js';
 import { assertValidAgUiStream } from '../support/agui-oracle.js';
 import { tolerantFetch } from '../support/dropping-fetch.js';
 import { iacCode, runBody, uniqueId } from '../support/fixtures.js';
 import { isSessionEvent, LiveSse } from '../support/live-sse.js';
 import { subscribe, textOf } from '../support/observe.js';
-import { TEST_BUCKET, TEST_KEY } from '../support/oss.js';
 import { SubscribeAgent } from '../support/subscribe-agent.js';
+import { startTwoInstances, type TwoInstances } from '../support/two-instances.js';
 
 let kernel: A2AEmulator;
-let oss: OssEmulator;
 let a: AdapterProcess;
 let b: AdapterProcess;
+let instances: TwoInstances | undefined;
 
 beforeAll(async () => {
-  [kernel, oss] = await Promise.all([startA2AEmulator(), startOssEmulator()]);
-  const env = {
-    IAC_CODE_AGUI_A2A_URL: kernel.url,
-    IAC_CODE_AGUI_STATE_STORE: 'oss',
-    IAC_CODE_AGUI_OSS_ENDPOINT: oss.endpoint,
-    IAC_CODE_AGUI_OSS_BUCKET: TEST_BUCKET,
-    IAC_CODE_AGUI_OSS_REGION: 'cn-hangzhou',
-    ALIBABA_CLOUD_ACCESS_KEY_ID: TEST_KEY.accessKeyId,
-    ALIBABA_CLOUD_ACCESS_KEY_SECRET: TEST_KEY.accessKeySecret,
-  };
-  [a, b] = await Promise.all([startAdapterProcess(env), startAdapterProcess(env)]);
+  instances = await startTwoInstances();
+  ({ kernel, a, b } = instances);
 }, 60_000);
 
-afterAll(async () => {
-  await Promise.all([a?.stop(), b?.stop()]);
-  await Promise.all([kernel?.close(), oss?.close()]);
-});
+afterAll(async () => instances?.stop());
 
 function cancelsOf(taskId: string): number {
   return kernel.callsOf('CancelTask').filter((call) => (call.params as { id: string }).id === taskId).length;

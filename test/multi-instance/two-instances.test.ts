@@ -1,6 +1,5 @@
 /**
- * Many instances (SPEC §1 "any instance may serve any request of any thread", §4 "Busy",
- * "Cancel"): two real adapter processes (scripts/start-local.ts) share one OSS emulator bucket
+ * Many instances (docs/protocol.md §6.12, §6.6, §6.7): two real adapter processes (scripts/start-local.ts) share one OSS emulator bucket
  * through the OSS driver and one A2A emulator, as two FC instances share a bucket and a kernel.
  *
  * - an interrupt announced by A is resumed on B;
@@ -10,42 +9,30 @@
  *   cancels the A2A task A left behind.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type A2AEmulator, startA2AEmulator } from '../../lib/emulators/a2a/server.js';
-import { type OssEmulator, startOssEmulator } from '../../lib/emulators/oss/server.js';
-import { type AdapterProcess, startAdapterProcess } from '../support/adapter-process.js';
+import type { A2AEmulator } from '../../lib/emulators/a2a/server.js';
+import type { AdapterProcess } from '../support/adapter-process.js';
 import { runBody, uniqueId } from '../support/fixtures.js';
 import { interruptsOf, resolved, sessionValue } from '../support/interrupts.js';
 import { isSessionEvent, LiveSse, type SseEvent } from '../support/live-sse.js';
-import { TEST_BUCKET, TEST_KEY } from '../support/oss.js';
 import { parseSse } from '../support/sse.js';
+import { startTwoInstances, type TwoInstances } from '../support/two-instances.js';
 
 const LEASE_TTL_MS = 1_500;
 
 let kernel: A2AEmulator;
-let oss: OssEmulator;
 let a: AdapterProcess;
 let b: AdapterProcess;
+let instances: TwoInstances | undefined;
 
 beforeAll(async () => {
-  [kernel, oss] = await Promise.all([startA2AEmulator(), startOssEmulator()]);
-  const env = {
-    IAC_CODE_AGUI_A2A_URL: kernel.url,
-    IAC_CODE_AGUI_STATE_STORE: 'oss',
-    IAC_CODE_AGUI_OSS_ENDPOINT: oss.endpoint,
-    IAC_CODE_AGUI_OSS_BUCKET: TEST_BUCKET,
-    IAC_CODE_AGUI_OSS_REGION: 'cn-hangzhou',
-    ALIBABA_CLOUD_ACCESS_KEY_ID: TEST_KEY.accessKeyId,
-    ALIBABA_CLOUD_ACCESS_KEY_SECRET: TEST_KEY.accessKeySecret,
+  instances = await startTwoInstances({
     IAC_CODE_AGUI_LEASE_TTL_MS: String(LEASE_TTL_MS),
     IAC_CODE_AGUI_LEASE_RENEW_MS: '300',
-  };
-  [a, b] = await Promise.all([startAdapterProcess(env), startAdapterProcess(env)]);
+  });
+  ({ kernel, a, b } = instances);
 }, 60_000);
 
-afterAll(async () => {
-  await Promise.all([a?.stop(), b?.stop()]);
-  await Promise.all([kernel?.close(), oss?.close()]);
-});
+afterAll(async () => instances?.stop());
 
 function post(instance: AdapterProcess, path: string, body: unknown): Promise<Response> {
   return fetch(`${instance.url}${path}`, {

@@ -1,5 +1,5 @@
 /**
- * Authentication as OSS does it (SPEC §5 "verifies OSS signatures (V1 and V4)"). The emulator
+ * Authentication as OSS does it (docs/architecture.md §9.3). The emulator
  * recomputes every signature from the request it received; these tests prove the check is real:
  * requests signed independently (with ali-oss's own signUtils, then sent with a raw fetch) pass,
  * and the same requests with a forged signature, a tampered signed header, resource or query, a

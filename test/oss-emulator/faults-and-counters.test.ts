@@ -1,6 +1,5 @@
 /**
- * Switchable fault injection and request counters (SPEC §5 "switchable fault injection (errors,
- * latency, dropped connections)"), seen through the real ali-oss client: injected OSS errors,
+ * Switchable fault injection and request counters (docs/architecture.md §9.3), seen through the real ali-oss client: injected OSS errors,
  * latency, a connection dropped before anything is applied, and a write that is applied but whose
  * answer is lost — the case the OSS driver must recognise on retry.
  */

@@ -1,6 +1,6 @@
 /**
  * ListObjects (V1), ListObjectsV2 and DeleteMultipleObjects through the real ali-oss client, in
- * both signing modes (SPEC §5 "ListObjects(V2) with prefix"): UTF-8 byte order, prefix, delimiter
+ * both signing modes (docs/architecture.md §9.3): UTF-8 byte order, prefix, delimiter
  * and common prefixes, pagination with NextMarker / NextContinuationToken, KeyCount, fetch-owner,
  * and the multi-delete's verbose and quiet answers.
  */

@@ -1,6 +1,6 @@
 /**
  * PutObject / GetObject / HeadObject / DeleteObject through the real ali-oss client, in both
- * signing modes (SPEC §5 "OSS emulator"): quoted upper-case MD5 ETags, forbid-overwrite → 409,
+ * signing modes (docs/architecture.md §9.3): quoted upper-case MD5 ETags, forbid-overwrite → 409,
  * conditional PUT → NotImplemented with nothing written, conditional GET/HEAD → 412/304, OSS's
  * 404s and the 204 of DeleteObject.
  */

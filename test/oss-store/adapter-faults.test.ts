@@ -1,5 +1,5 @@
 /**
- * OSS faults through the real adapter (SPEC §4 "Fail closed", §5): the in-process stack on the OSS
+ * OSS faults through the real adapter (docs/protocol.md §6.9; docs/architecture.md §3.3): the in-process stack on the OSS
  * driver against the OSS emulator and the A2A emulator. A failing OSS before the stream is 503
  * STATE_UNAVAILABLE with nothing sent to A2A; during the stream RUN_ERROR STATE_PERSISTENCE_FAILED
  * with the A2A task cancelled; an interrupt is announced only once it is durable in OSS — and lost

@@ -1,5 +1,5 @@
 /**
- * OSS settings from the environment (SPEC §6): endpoint as given or derived from either region
+ * OSS settings from the environment (docs/protocol.md §9.1, §9.2): endpoint as given or derived from either region
  * spelling, the internal endpoint, path-style for loopback, V4 whenever the region is known, https
  * for remote hosts, credentials held as secrets and required outside FC, one clear line per error.
  */

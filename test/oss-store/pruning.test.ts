@@ -1,5 +1,5 @@
 /**
- * Pruning and the two traps SPEC §5 asks to design out (docs/state-store.md "Pruning", "Crash
+ * Pruning and the two traps docs/architecture.md §3.5 asks to design out (docs/state-store.md "Pruning", "Crash
  * windows"): a stalled writer re-creating a pruned revision must never believe it committed, and a
  * writer may die between any two of its requests. Also: the newest revision is never pruned, long
  * leftovers are pruned page by page, and a newest revision pruned under a reader is re-listed.

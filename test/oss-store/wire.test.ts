@@ -1,5 +1,5 @@
 /**
- * What the driver puts on the wire (SPEC §5; the issue's "done when": nothing relies on a
+ * What the driver puts on the wire (docs/architecture.md §3.5; the issue's "done when": nothing relies on a
  * conditional PUT header other than x-oss-forbid-overwrite). A recording loopback proxy sits
  * between the real ali-oss client and the OSS emulator and keeps every request's method, path and
  * headers; a full history — creates, reads, verifications, conflicts, lost answers, prunes — is

@@ -9,8 +9,8 @@ export class FaultyStore implements ThreadStore {
   saves = 0;
   loads = 0;
   private failingSaves = new Set<number>();
+  private failingWhen: Array<(threadId: string, document: unknown) => boolean> = [];
   private failingLoads = false;
-  private failingWhere: ((document: Record<string, unknown>) => boolean) | undefined;
 
   constructor(readonly inner: ThreadStore) {
     this.kind = inner.kind;
@@ -22,11 +22,11 @@ export class FaultyStore implements ThreadStore {
   }
 
   /**
-   * Fails the next save whose document matches — a write picked by what it writes, not by its
-   * rank, for runs whose lease renewals may land in between under load.
+   * Fails the next save that `matches` (then stops matching): a write picked by what it writes,
+   * not by its position — so a lease renewal that happens to come first cannot take its place.
    */
-  failSaveWhere(matches: (document: Record<string, unknown>) => boolean): void {
-    this.failingWhere = matches;
+  failSaveWhen(matches: (threadId: string, document: unknown) => boolean): void {
+    this.failingWhen.push(matches);
   }
 
   failLoads(on: boolean): void {
@@ -42,8 +42,9 @@ export class FaultyStore implements ThreadStore {
   async save(threadId: string, document: unknown, expected: number): Promise<number> {
     this.saves += 1;
     if (this.failingSaves.delete(this.saves)) throw new StoreUnavailableError('injected save failure');
-    if (this.failingWhere?.(document as Record<string, unknown>)) {
-      this.failingWhere = undefined;
+    const matching = this.failingWhen.findIndex((matches) => matches(threadId, document));
+    if (matching >= 0) {
+      this.failingWhen.splice(matching, 1);
       throw new StoreUnavailableError('injected save failure');
     }
     return this.inner.save(threadId, document, expected);

@@ -3,6 +3,7 @@
  * instance…), then read on to the end. Complements sse.ts, which reads a finished body. Every
  * event read passes the strict AG-UI oracle (docs/protocol.md §4).
  */
+import { sseBlockData } from '../../scripts/support/sse-events.js';
 import { assertValidAgUiEvent } from './agui-oracle.js';
 
 export type SseEvent = Record<string, unknown> & { type: string };
@@ -54,12 +55,8 @@ export class LiveSse {
     const blocks = this.buffer.split('\n\n');
     this.buffer = blocks.pop() ?? '';
     for (const block of blocks) {
-      const data = block
-        .split('\n')
-        .filter((line) => line.startsWith('data:'))
-        .map((line) => line.slice(5).trimStart())
-        .join('\n');
-      if (!data) continue;
+      const data = sseBlockData(block);
+      if (data === undefined) continue;
       const event = JSON.parse(data) as SseEvent;
       assertValidAgUiEvent(event);
       this.events.push(event);

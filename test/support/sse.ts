@@ -3,6 +3,7 @@
  * read passes the strict AG-UI oracle, so each test that reads a stream also checks that no
  * event carries a key AG-UI 1.0 does not define (docs/protocol.md §4).
  */
+import { parseSseEvents } from '../../scripts/support/sse-events.js';
 import { assertValidAgUiEvent } from './agui-oracle.js';
 
 export interface SseRecord {
@@ -11,18 +12,8 @@ export interface SseRecord {
 }
 
 export function parseSse(raw: string): SseRecord {
-  const events: SseRecord['events'] = [];
-  for (const block of raw.split('\n\n')) {
-    const data = block
-      .split('\n')
-      .filter((line) => line.startsWith('data:'))
-      .map((line) => line.slice(5).trimStart())
-      .join('\n');
-    if (!data) continue;
-    const event = JSON.parse(data);
-    assertValidAgUiEvent(event);
-    events.push(event);
-  }
+  const events: SseRecord['events'] = parseSseEvents(raw);
+  for (const event of events) assertValidAgUiEvent(event);
   return { events, raw };
 }
 

@@ -91,7 +91,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     versions,
     ...(options.console ? { console: createConsoleRoute(() => (consoleBuild ??= buildConsole()), { ...options.console, authRequired: Boolean(authToken) }) } : {}),
   });
-  const server = await listen(app, logger, '127.0.0.1', 0);
+  const server = await listen(app, logger, '127.0.0.1', 0, { bodyTimeoutMs: config.bodyTimeoutMs });
   const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
     fetch(`${server.url}${path}`, {
       method: 'POST',

@@ -9,9 +9,10 @@ import { AdapterError } from '../../lib/core/errors.js';
 import { parseRunRequest, type RunRequest } from '../../lib/core/protocol/run-request.js';
 import type { ResumeEntry } from '../../lib/core/protocol/schemas.js';
 import { type AdmissionContext, admitRun, MAX_RUN_DIGESTS, MAX_TERMINAL_EXECUTIONS } from '../../lib/core/thread/admission.js';
-import { type Execution, type Lease, newExecution, type PendingInterrupt, THREAD_SCHEMA_VERSION, type ThreadDocument } from '../../lib/core/thread/document.js';
+import type { Lease, PendingInterrupt, ThreadDocument } from '../../lib/core/thread/document.js';
+import { TEST_THREAD, type ThreadDocumentOverrides, threadDocument } from '../support/thread-document.js';
 
-const THREAD = 'thread-1';
+const THREAD = TEST_THREAD;
 const NOW = 1_700_000_000_000;
 const TTL = 30_000;
 const CONTEXT: AdmissionContext = { now: NOW, leaseTtlMs: TTL, newExecutionId: () => 'execution-new', leaseId: 'lease-new' };
@@ -50,22 +51,8 @@ const permission: PendingInterrupt = { id: 'input-1', input: { kind: 'permission
 const leaseFor = (fromNow: number): Lease => ({ runId: 'run-old', leaseId: 'lease-old', expiresAt: NOW + fromNow });
 
 /** A stored thread: bound to /workspace/a without a user, on execution-1 (task-1, ros-1), idle, run-old remembered. */
-function storedThread(overrides: Partial<Omit<ThreadDocument, 'execution'>> & { execution?: Partial<Execution> } = {}): ThreadDocument {
-  const { execution, ...rest } = overrides;
-  return {
-    schemaVersion: THREAD_SCHEMA_VERSION,
-    threadId: THREAD,
-    contextId: contextIdFor(THREAD),
-    cwd: '/workspace/a',
-    userId: null,
-    iacCodeSessionId: 'session-1',
-    execution: { ...newExecution('execution-1', 'ros-1'), taskId: 'task-1', ...execution },
-    runDigests: { 'run-old': request({ runId: 'run-old' }).digest },
-    appliedResumes: [],
-    terminalExecutions: {},
-    activeRun: null,
-    ...rest,
-  };
+function storedThread(overrides: ThreadDocumentOverrides = {}): ThreadDocument {
+  return threadDocument({ runDigests: { 'run-old': request({ runId: 'run-old' }).digest }, ...overrides });
 }
 
 function refusalOf(stored: ThreadDocument | undefined, incoming: RunRequest): { code: string; messageKey: string } | undefined {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../lib/adapters/config.js';
 
-describe('configuration (SPEC §6)', () => {
+describe('configuration (docs/protocol.md §9.1)', () => {
   it('defaults to 127.0.0.1:8000, the file store under IAC_CODE_CONFIG_DIR, a 30 s lease renewed every 10 s', () => {
     const config = loadConfig({ IAC_CODE_CONFIG_DIR: '/cfg' });
     expect(config).toMatchObject({
@@ -30,13 +30,15 @@ describe('configuration (SPEC §6)', () => {
   });
 
   it('as the FC entry starts: FC_SERVER_PORT, else FC_CUSTOM_LISTEN_PORT, else 9000, and a kernel URL is required', () => {
-    const kernel = { IAC_CODE_AGUI_A2A_URL: 'https://kernel.example.com' };
+    const kernel = { IAC_CODE_AGUI_A2A_URL: 'https://kernel.example.com', IAC_CODE_AGUI_AUTH_TOKEN: 'fc-token' };
     const fc = (env: Record<string, string>) => loadConfig({ ...kernel, ...env }, { platform: 'function-compute' });
     expect(fc({ FC_SERVER_PORT: '9100', FC_CUSTOM_LISTEN_PORT: '9200', IAC_CODE_AGUI_PORT: '8123' })).toMatchObject({ host: '0.0.0.0', port: 9100 });
     expect(fc({ FC_CUSTOM_LISTEN_PORT: '9200' })).toMatchObject({ host: '0.0.0.0', port: 9200 });
     expect(fc({ IAC_CODE_AGUI_PORT: '8123' })).toMatchObject({ host: '0.0.0.0', port: 9000 });
     expect(() => fc({ FC_CUSTOM_LISTEN_PORT: 'nine' })).toThrow(/FC_CUSTOM_LISTEN_PORT must be a positive integer/);
-    expect(() => loadConfig({ FC_SERVER_PORT: '9000' }, { platform: 'function-compute' })).toThrow(/IAC_CODE_AGUI_A2A_URL is required in Function Compute/);
+    expect(() => loadConfig({ FC_SERVER_PORT: '9000', IAC_CODE_AGUI_AUTH_TOKEN: 'fc-token' }, { platform: 'function-compute' })).toThrow(
+      /IAC_CODE_AGUI_A2A_URL is required in Function Compute/,
+    );
     expect(() => loadConfig({}, { platform: 'local' })).toThrow(ConfigError);
   });
 
@@ -111,5 +113,23 @@ describe('configuration (SPEC §6)', () => {
     expect(oss({ IAC_CODE_AGUI_OSS_ENDPOINT: 'http://host.docker.internal:9100', IAC_CODE_AGUI_OSS_ALLOW_INSECURE: '1' })?.pathStyle).toBe(false);
     expect(oss({ IAC_CODE_AGUI_OSS_ENDPOINT: 'http://host.docker.internal:9100', IAC_CODE_AGUI_OSS_ALLOW_INSECURE: '1', IAC_CODE_AGUI_OSS_PATH_STYLE: '1' })?.pathStyle).toBe(true);
     expect(oss({})?.pathStyle).toBe(false);
+  });
+
+  it('the FC entry refuses to start without a bearer token (its trigger is anonymous) unless anonymous access is allowed', () => {
+    const kernel = { IAC_CODE_AGUI_A2A_URL: 'https://kernel.example.com' };
+    expect(() => loadConfig(kernel, { platform: 'function-compute' })).toThrow(
+      /^IAC_CODE_AGUI_AUTH_TOKEN is required in Function Compute \(its HTTP trigger is anonymous\); set IAC_CODE_AGUI_ALLOW_ANONYMOUS=1 to run without one$/,
+    );
+    expect(() => loadConfig({ ...kernel, IAC_CODE_AGUI_ALLOW_ANONYMOUS: 'yes' }, { platform: 'function-compute' })).toThrow(/IAC_CODE_AGUI_AUTH_TOKEN is required/);
+    expect(loadConfig({ ...kernel, IAC_CODE_AGUI_ALLOW_ANONYMOUS: '1' }, { platform: 'function-compute' }).authToken).toBeUndefined();
+    // Locally (npm start binds loopback) a token stays optional.
+    expect(loadConfig(kernel, { platform: 'local' }).authToken).toBeUndefined();
+  });
+
+  it('reads the body deadline and the live-run cap, failing fast on bad values', () => {
+    expect(loadConfig({})).toMatchObject({ bodyTimeoutMs: 30_000, maxActiveRuns: 1_000 });
+    expect(loadConfig({ IAC_CODE_AGUI_BODY_TIMEOUT_MS: '5000', IAC_CODE_AGUI_MAX_ACTIVE_RUNS: '20' })).toMatchObject({ bodyTimeoutMs: 5_000, maxActiveRuns: 20 });
+    expect(() => loadConfig({ IAC_CODE_AGUI_BODY_TIMEOUT_MS: '0' })).toThrow(/^IAC_CODE_AGUI_BODY_TIMEOUT_MS must be a positive integer, got "0"$/);
+    expect(() => loadConfig({ IAC_CODE_AGUI_MAX_ACTIVE_RUNS: 'many' })).toThrow(/^IAC_CODE_AGUI_MAX_ACTIVE_RUNS must be a positive integer, got "many"$/);
   });
 });

@@ -1,24 +1,14 @@
 /**
  * The console's form generator (lib/console/app/interrupts/schema-model.ts) on the responseSchemas
- * the adapter sends (docs/protocol.md §5) — built by the adapter's own code, not copied — and on
- * the resource-selection schema of SPEC §4, which must render with no code of its own.
+ * the adapter sends (docs/protocol.md §5) — built by the adapter's own code, not copied — including
+ * the resource-selection schema (§5.2), which renders with no code of its own; the console's words
+ * for a kind only relabel it.
  */
 import { describe, expect, it } from 'vitest';
 import { answerModel, type FieldModel, validate } from '../../lib/console/app/interrupts/schema-model.js';
 import { choiceSchema, PERMISSION_SCHEMA } from '../../lib/core/interrupts/interrupt-object.js';
 import { standardOptions } from '../../lib/core/interrupts/options.js';
-
-const RESOURCE_SELECTION_SCHEMA = {
-  oneOf: [
-    {
-      type: 'object',
-      required: ['value'],
-      properties: { value: { type: 'string', minLength: 1 }, label: { type: 'string' } },
-      additionalProperties: false,
-    },
-    { type: 'object', required: ['freeText'], properties: { freeText: { type: 'string', minLength: 1 } }, additionalProperties: false },
-  ],
-};
+import { RESOURCE_SELECTION_SCHEMA } from '../../lib/core/interrupts/resource-selection.js';
 
 describe('answerModel', () => {
   it('turns a permission into one button per decision, labelled from the interrupt options', () => {
@@ -62,6 +52,16 @@ describe('answerModel', () => {
         { kind: 'form', label: 'Free text', fields: [{ kind: 'text', name: 'freeText', label: 'Free text', required: true, minLength: 1 }] },
       ],
     });
+  });
+
+  it('takes labels and branch legends from the labeller where the schema has no title', () => {
+    const words: Record<string, string> = { value: 'Resource id or value', 'branch:value+label': 'Enter the resource', 'branch:freeText': 'Or describe it in words' };
+    const model = answerModel(RESOURCE_SELECTION_SCHEMA, (name) => words[name]);
+    expect(model.kind === 'alternatives' && model.branches.map((branch) => branch.label)).toEqual(['Enter the resource', 'Or describe it in words']);
+    expect(model.kind === 'alternatives' && model.branches[0]?.kind === 'form' && model.branches[0].fields.map((field) => ('label' in field ? field.label : ''))).toEqual([
+      'Resource id or value',
+      'Label',
+    ]);
   });
 
   it('renders booleans, numbers and optional enums as form fields, and falls back to JSON for what it does not know', () => {

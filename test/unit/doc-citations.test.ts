@@ -2,7 +2,8 @@
  * Citations of the project's own documents resolve (docs/architecture.md §9.5): every
  * `protocol.md §N.M` / `architecture.md §N.M` in the code and the docs — and every bare `§N.M` inside
  * those two documents, which cites the document itself — names a section that exists, so a renumbered
- * or missing section fails here instead of leaving a comment pointing nowhere.
+ * or missing section fails here instead of leaving a comment pointing nowhere — and no file cites
+ * the specification or contract this project was built from, which a maintainer does not have.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -76,6 +77,20 @@ describe('citations of docs/protocol.md and docs/architecture.md', () => {
     expect(all.filter((citation) => citation.doc === 'architecture.md').length).toBeGreaterThan(20);
     const dangling = all.filter((citation) => !sections[citation.doc].has(citation.section)).map((c) => `${c.where}: ${c.doc} §${c.section}`);
     expect(dangling).toEqual([]);
+  });
+
+  it('are the only documents the code cites: nothing cites the specification or the peer contract, which are not in this repository', () => {
+    const outside = /\b(SPEC|contract(-2)?) §|SPEC\.md|iac-code-contract/;
+    const offenders = sourceFiles()
+      .filter((file) => !file.endsWith('doc-citations.test.ts'))
+      .flatMap((file) =>
+        readFileSync(file, 'utf8')
+          .split('\n')
+          .map((line, index) => ({ where: `${relative(ROOT, file)}:${index + 1}`, line }))
+          .filter(({ line }) => outside.test(line)),
+      )
+      .map(({ where }) => where);
+    expect(offenders).toEqual([]);
   });
 
   it('keep the ten numbered top-level sections of each document that other work cites', () => {

@@ -7,10 +7,11 @@ import { describe, expect, it } from 'vitest';
 import { contextIdFor } from '../../lib/core/a2a/outbound.js';
 import { AdapterError } from '../../lib/core/errors.js';
 import { parseRunRequest, type RunRequest } from '../../lib/core/protocol/run-request.js';
-import { type Execution, type Lease, newExecution, type PendingInterrupt, THREAD_SCHEMA_VERSION, type ThreadDocument } from '../../lib/core/thread/document.js';
+import type { Lease, PendingInterrupt, ThreadDocument } from '../../lib/core/thread/document.js';
 import { decideGuidance } from '../../lib/core/thread/guidance-admission.js';
+import { TEST_THREAD, type ThreadDocumentOverrides, threadDocument } from '../support/thread-document.js';
 
-const THREAD = 'thread-1';
+const THREAD = TEST_THREAD;
 const NOW = 1_700_000_000_000;
 
 interface GuidanceOptions {
@@ -48,22 +49,13 @@ const ownerLease = (fromNow: number): Lease => ({ runId: 'run-owner', leaseId: '
 const permission: PendingInterrupt = { id: 'input-1', input: { kind: 'permission', toolUseId: 'tool-1' }, sideband: true };
 
 /** A thread whose pipeline run `run-owner` streams on task-1 under ros-1, holding a live lease. */
-function running(overrides: Partial<Omit<ThreadDocument, 'execution'>> & { execution?: Partial<Execution> } = {}): ThreadDocument {
-  const { execution, ...rest } = overrides;
-  return {
-    schemaVersion: THREAD_SCHEMA_VERSION,
-    threadId: THREAD,
-    contextId: contextIdFor(THREAD),
-    cwd: '/workspace/a',
-    userId: null,
-    iacCodeSessionId: 'session-1',
-    execution: { ...newExecution('execution-1', 'ros-1'), taskId: 'task-1', lastTaskId: 'task-1', ...execution },
+function running(overrides: ThreadDocumentOverrides = {}): ThreadDocument {
+  return threadDocument({
     runDigests: { 'run-owner': 'digest-owner', 'run-used': guidance({ runId: 'run-used' }).digest },
-    appliedResumes: [],
-    terminalExecutions: {},
     activeRun: ownerLease(20_000),
-    ...rest,
-  };
+    ...overrides,
+    execution: { lastTaskId: 'task-1', ...overrides.execution },
+  });
 }
 
 function refusalOf(stored: ThreadDocument | undefined, request: RunRequest): string | undefined {

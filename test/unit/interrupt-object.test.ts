@@ -9,7 +9,7 @@ function pending(input: Record<string, unknown>, id = 'input-1'): PendingInterru
   return { id, input, sideband: false };
 }
 
-describe('interrupt objects (contract §C)', () => {
+describe('interrupt objects (docs/protocol.md §5.2)', () => {
   it('fall back to the input language when there is no prompt', () => {
     expect(toInterrupt(pending({ kind: 'permission', language: 'zh-CN' })).message).toBe('需要权限');
     expect(toInterrupt(pending({ kind: 'permission', title: 'Delete the stack.' })).message).toBe('Delete the stack.');
@@ -42,7 +42,7 @@ describe('interrupt objects (contract §C)', () => {
   });
 });
 
-describe('required inputs (contract §B.5)', () => {
+describe('required inputs (docs/protocol.md §5.1)', () => {
   it('take input and pendingPermissions, only required ones, de-duplicated, marking sideband', () => {
     const p1 = { kind: 'permission', inputId: 'permission-1', required: true };
     const p2 = { kind: 'permission', inputId: 'permission-2', required: true };
@@ -62,7 +62,7 @@ describe('required inputs (contract §B.5)', () => {
   });
 });
 
-describe('answers (contract §A.5)', () => {
+describe('answers (docs/protocol.md §5.3)', () => {
   const permission = pending({ kind: 'permission', toolUseId: 42 }, 'permission-1');
   const question = pending({
     kind: 'ask_user_question',

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { CATALOGUES, LANGUAGES } from '../../lib/core/i18n/catalogue.js';
 import { languageFromAcceptLanguage, normaliseLanguage, preferredLanguageOf } from '../../lib/core/i18n/language.js';
 
-describe('language resolution (SPEC §2, contract §D.8)', () => {
+describe('language resolution (docs/protocol.md §1.6)', () => {
   it.each([
     ['ja-JP, en;q=0.5', 'ja'],
     ['zh;q=0, en;q=0.2, ja;q=1', 'ja'],

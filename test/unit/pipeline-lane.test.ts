@@ -1,5 +1,5 @@
 /**
- * Pipeline envelopes (contract §B.6–§B.7; behaviours pinned by the peer's test_events).
+ * Pipeline envelopes (docs/protocol.md §8; behaviours pinned by the peer's test_events).
  */
 import { describe, expect, it } from 'vitest';
 import { unwrapItem } from '../../lib/core/a2a/inbound.js';

@@ -1,14 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { trimmingSseStream } from '../../lib/adapters/a2a-kernel/sse-history-trim.js';
 
-async function pipe(chunks: string[]): Promise<string> {
+async function pipe(chunks: string[], onTaskId?: (taskId: string) => void): Promise<string> {
   const source = new ReadableStream<Uint8Array>({
     start(controller) {
       for (const chunk of chunks) controller.enqueue(new TextEncoder().encode(chunk));
       controller.close();
     },
   });
-  return new Response(source.pipeThrough(trimmingSseStream())).text();
+  return new Response(source.pipeThrough(trimmingSseStream(onTaskId))).text();
+}
+
+/** `text` in pieces of `size` characters. */
+function pieces(text: string, size: number): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
+  return out;
 }
 
 describe('trimming echoed user history from large SSE events', () => {
@@ -18,7 +25,14 @@ describe('trimming echoed user history from large SSE events', () => {
     expect(out).toBe(text.replace(/\r\n/g, '\n'));
   });
 
-  it('removes data parts of user messages from a large task event and keeps everything else', async () => {
+  it('finds the blank line between events wherever the chunks split it, one character at a time included', async () => {
+    const text = 'data: {"a":1}\n\ndata: {"b":2}\n\n: comment\n\ndata: {"c":3}\n\n';
+    expect(await pipe(pieces(text, 1))).toBe(text);
+    expect(await pipe(pieces(text, 14))).toBe(text);
+    expect(await pipe(['data: {"a":1}\n', '\n', 'data: {"b":2}', '\n\n'])).toBe('data: {"a":1}\n\ndata: {"b":2}\n\n');
+  });
+
+  it('empties every part of user messages — text, data and raw — in a large task event and keeps everything else', async () => {
     const big = 'A'.repeat(700_000);
     const event = {
       jsonrpc: '2.0',
@@ -27,16 +41,58 @@ describe('trimming echoed user history from large SSE events', () => {
         task: {
           id: 't',
           history: [
-            { role: 'ROLE_USER', parts: [{ text: 'look' }, { data: { bytes: big }, mediaType: 'image/png' }] },
-            { role: 'ROLE_AGENT', parts: [{ data: { x: 1 } }] },
+            { role: 'ROLE_USER', parts: [{ text: `look ${big}` }, { data: { bytes: big }, mediaType: 'image/png' }, { raw: big }] },
+            { role: 'ROLE_AGENT', parts: [{ text: 'agent text' }, { data: { x: 1 } }] },
           ],
         },
       },
     };
     const out = await pipe([`data: ${JSON.stringify(event)}\n\n`]);
     const parsed = JSON.parse(out.trim().slice(6));
-    expect(parsed.result.task.history[0].parts).toEqual([{ text: 'look' }]);
-    expect(parsed.result.task.history[1].parts).toEqual([{ data: { x: 1 } }]);
+    expect(parsed.result.task.history).toEqual([
+      { role: 'ROLE_USER', parts: [] },
+      { role: 'ROLE_AGENT', parts: [{ text: 'agent text' }, { data: { x: 1 } }] },
+    ]);
+  });
+
+  it('brings an 11 MiB echo of the user text under the SDK limit, arriving in 64 KiB chunks', async () => {
+    const event = {
+      jsonrpc: '2.0',
+      id: 1,
+      result: { task: { id: 't', status: { state: 'TASK_STATE_SUBMITTED' }, history: [{ role: 'ROLE_USER', parts: [{ text: 'y'.repeat(11 * 1024 * 1024) }] }] } },
+    };
+    const small = 'data: {"jsonrpc":"2.0","id":1,"result":{"statusUpdate":{"taskId":"t"}}}\n\n';
+    const out = await pipe(pieces(`data: ${JSON.stringify(event)}\n\n${small}`, 64 * 1024));
+    expect(out.length).toBeLessThan(4 * 1024 * 1024);
+    const [first, second] = out.split('\n\n');
+    expect(JSON.parse((first as string).slice(6)).result.task).toEqual({ id: 't', status: { state: 'TASK_STATE_SUBMITTED' }, history: [{ role: 'ROLE_USER', parts: [] }] });
+    expect(`${second}\n\n`).toBe(small);
+  });
+});
+
+describe('reporting the task a stream names, before the SDK parses it', () => {
+  it('reports a task event’s id once, and a status update’s taskId', async () => {
+    const seen: string[] = [];
+    await pipe(['data: {"jsonrpc":"2.0","id":1,"result":{"task":{"id":"task-\\"1\\"","contextId":"c"}}}\n\n', 'data: {"result":{"statusUpdate":{"taskId":"other"}}}\n\n'], (id) =>
+      seen.push(id),
+    );
+    expect(seen).toEqual(['task-"1"']);
+    const fromUpdate: string[] = [];
+    await pipe(['data: {"jsonrpc":"2.0","id":1,"result":{"statusUpdate":{"taskId":"task-2","contextId":"c"}}}\n\n'], (id) => fromUpdate.push(id));
+    expect(fromUpdate).toEqual(['task-2']);
+  });
+
+  it('reports it from the first half of an event that never completes (the connection broke mid-event)', async () => {
+    const seen: string[] = [];
+    const half = 'data: {"jsonrpc":"2.0","id":1,"result":{"task":{"id":"task-cut","contextId":"c","history":[{"role":"ROLE_USER","parts":[{"text":"yyyy';
+    const source = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode(half));
+        setTimeout(() => controller.error(new Error('terminated')), 20);
+      },
+    });
+    await expect(new Response(source.pipeThrough(trimmingSseStream((id) => seen.push(id)))).text()).rejects.toThrow('terminated');
+    expect(seen).toEqual(['task-cut']);
   });
 
   it('splits a large event arriving in many chunks, with the blank line split across two of them', async () => {
@@ -51,7 +107,8 @@ describe('trimming echoed user history from large SSE events', () => {
     chunks.push(text.slice(cut));
     const events = (await pipe(chunks)).split('\n\n');
     expect(events).toHaveLength(3);
-    expect(JSON.parse((events[0] as string).slice(6)).result.task.history[0].parts).toEqual([{ text: 'x' }]);
+    // The echoed user message is emptied, whatever its size (docs/architecture.md §4.1).
+    expect(JSON.parse((events[0] as string).slice(6)).result.task.history[0].parts).toEqual([]);
     expect(events[1]).toBe(small);
     expect(events[2]).toBe('');
   });

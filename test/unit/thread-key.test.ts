@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { threadKey } from '../../lib/core/thread/thread-key.js';
 
-describe('thread keys (SPEC §5)', () => {
+describe('thread keys (docs/protocol.md §6.11)', () => {
   it('keeps safe lower-case ids, including UUIDs', () => {
     expect(threadKey('8473547e-c8ed-4aef-a84c-603a6a8d42da')).toBe('8473547e-c8ed-4aef-a84c-603a6a8d42da');
     expect(threadKey('thread_1.v2')).toBe('thread_1.v2');

@@ -1,6 +1,6 @@
 /**
  * The A2A kernel over @a2a-js/sdk 1.x (JSON-RPC transport) plus fetch for iac-code's two HTTP
- * endpoints (contract §A.1, §A.9). The client is built on the configured kernel URL, not on the
+ * endpoints (docs/protocol.md §7.1, §7.8, §7.9). The client is built on the configured kernel URL, not on the
  * URL an agent card advertises (a remote kernel may advertise an internal address). Every call
  * carries `A2A-Version: 1.0` (set by the SDK) and the bearer token when one is configured.
  *
@@ -18,7 +18,7 @@ import type { Secret } from '../../core/secret.js';
 import { withTrimmedSse } from './sse-history-trim.js';
 
 export interface KernelOptions {
-  /** The kernel's base URL; normalised to end in "/" (contract §A.1). */
+  /** The kernel's base URL; normalised to end in "/" (docs/protocol.md §7.1). */
   url: string;
   token: Secret | undefined;
 }
@@ -62,6 +62,11 @@ function loadSdk(): Promise<Sdk> {
 export class SdkA2AKernel implements A2AKernel {
   private readonly baseUrl: string;
   private connected: Promise<{ sdk: Sdk; client: Client }> | undefined;
+  /**
+   * A stream call's `onTaskId`, found again in the fetch the SDK makes for it: the SDK hands each
+   * call's own signal to fetch unchanged, so the signal is the key.
+   */
+  private readonly taskIdWatchers = new WeakMap<AbortSignal, (taskId: string) => void>();
 
   constructor(private readonly options: KernelOptions) {
     this.baseUrl = normaliseKernelUrl(options.url);
@@ -84,13 +89,23 @@ export class SdkA2AKernel implements A2AKernel {
     const headers = new Headers(init.headers);
     if (this.options.token) headers.set('authorization', `Bearer ${this.options.token.reveal()}`);
     headers.set('a2a-version', '1.0');
-    return fetch(input, { ...init, headers }).then(withTrimmedSse);
+    const onTaskId = init.signal ? this.taskIdWatchers.get(init.signal) : undefined;
+    return fetch(input, { ...init, headers }).then((response) => withTrimmedSse(response, onTaskId));
   };
+
+  /** A signal of this call's own (the key of its `onTaskId`), following the caller's. */
+  private watchTaskId(options: KernelCallOptions): AbortSignal | undefined {
+    if (!options.onTaskId) return options.signal;
+    const signal = options.signal ? AbortSignal.any([options.signal]) : new AbortController().signal;
+    this.taskIdWatchers.set(signal, options.onTaskId);
+    return signal;
+  }
 
   async *sendStreamingMessage(params: WireSendParams, options: KernelCallOptions = {}): AsyncIterable<WireStreamItem> {
     const { sdk, client } = await this.connect();
+    const signal = this.watchTaskId(options);
     try {
-      for await (const event of client.sendMessageStream(sdk.SendMessageRequest.fromJSON(params), { signal: options.signal })) {
+      for await (const event of client.sendMessageStream(sdk.SendMessageRequest.fromJSON(params), { signal })) {
         yield sdk.StreamResponse.toJSON(event) as WireStreamItem;
       }
     } catch (error) {

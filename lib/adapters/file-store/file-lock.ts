@@ -1,12 +1,24 @@
 /**
- * A short exclusive lock file (O_EXCL create) around the file driver's compare-and-rename
- * (SPEC §5 "File driver"). The lock is held for one read-compare-write, milliseconds long. A lock
- * whose holder is gone is recovered: on this host when its process no longer exists, otherwise
- * once it is older than `staleMs`.
+ * A short exclusive lock file around the file driver's compare-and-rename (docs/architecture.md
+ * §3.5). The lock is held for one read-compare-write, milliseconds long.
+ *
+ * Taking it is a true cross-process compare-and-swap: the holder's record is written to a claim
+ * file of its own first, and the claim is then hard-linked to the lock's name, which fails when
+ * the name exists. So a lock file is complete from its first instant — no holder of this code
+ * ever leaves an empty or half-written one.
+ *
+ * A lock whose holder is gone is recovered, and that never depends on reading it:
+ * - any lock older than `staleMs` (its file's modification time) is stale, whatever it contains;
+ * - sooner, a lock whose record names a process on this host that no longer exists;
+ * - sooner, a lock that holds no record at all (empty, truncated, foreign bytes: a crash of an
+ *   older writer, or not ours) once it is older than UNREADABLE_GRACE_MS.
+ * Recovery moves the lock aside and deletes it only if it is still the very file judged stale
+ * (same inode and write time); a newer lock moved aside by a racing recovery is put back.
  */
 
 import { randomUUID } from 'node:crypto';
-import { open, readFile, rename, stat, unlink } from 'node:fs/promises';
+import type { BigIntStats } from 'node:fs';
+import { link, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -21,55 +33,98 @@ interface LockOwner {
   nonce: string;
 }
 
-export async function withFileLock<T>(lockPath: string, options: LockOptions, body: () => Promise<T>): Promise<T> {
+/** How old a lock without a readable record must be before it is broken (claims are linked complete, so only a crash or a stranger leaves one). */
+export const UNREADABLE_GRACE_MS = 1_000;
+
+/**
+ * Runs `body` while holding the lock. `stillHeld` tells whether the lock file under the name is
+ * still this holder's: the one residual race of recovery (a newer lock moved aside by a recovery
+ * that judged an older one, and the name taken by a third writer before it is put back) leaves a
+ * holder without its name, and a holder checks this right before it commits.
+ */
+export async function withFileLock<T>(lockPath: string, options: LockOptions, body: (stillHeld: () => Promise<boolean>) => Promise<T>): Promise<T> {
   const owner: LockOwner = { host: hostname(), pid: process.pid, nonce: randomUUID() };
-  await acquire(lockPath, owner, options);
+  const held = await acquire(lockPath, owner, options);
+  const stillHeld = async () => sameFile(await stat(lockPath, { bigint: true }).catch(() => undefined), held);
   try {
-    return await body();
+    return await body(stillHeld);
   } finally {
-    await unlink(lockPath).catch(() => undefined);
+    await release(lockPath, held);
   }
 }
 
-async function acquire(lockPath: string, owner: LockOwner, options: LockOptions): Promise<void> {
-  const deadline = Date.now() + options.waitMs;
-  for (let delay = 1; ; delay = Math.min(delay * 2, 25)) {
-    try {
-      const handle = await open(lockPath, 'wx', 0o600);
-      await handle.writeFile(JSON.stringify(owner));
-      await handle.close();
-      return;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+/**
+ * The same lock file: same inode and the same nanosecond modification time. The inode alone is not
+ * enough — a file system reuses a freed inode number at once, so a lock deleted and taken again can
+ * carry its predecessor's number; the claim's write time tells them apart, and neither linking nor
+ * renaming changes it.
+ */
+function sameFile(a: BigIntStats | undefined, b: BigIntStats | undefined): boolean {
+  return a !== undefined && b !== undefined && a.ino === b.ino && a.dev === b.dev && a.mtimeNs === b.mtimeNs;
+}
+
+/** Returns the stats of the lock file this caller now holds. */
+async function acquire(lockPath: string, owner: LockOwner, options: LockOptions): Promise<BigIntStats> {
+  const claim = `${lockPath}.${owner.nonce}.claim`;
+  await writeFile(claim, JSON.stringify(owner), { mode: 0o600, flag: 'wx' });
+  try {
+    const deadline = Date.now() + options.waitMs;
+    for (let delay = 1; ; delay = Math.min(delay * 2, 25)) {
+      try {
+        await link(claim, lockPath);
+        return await stat(claim, { bigint: true });
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      }
+      await breakIfStale(lockPath, options.staleMs);
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${lockPath}`);
+      await sleep(delay);
     }
-    await breakIfStale(lockPath, options.staleMs);
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${lockPath}`);
-    await sleep(delay);
+  } finally {
+    await unlink(claim).catch(() => undefined);
   }
+}
+
+/** Removes the lock only while it is still this holder's (a recovery may have taken it meanwhile). */
+async function release(lockPath: string, held: BigIntStats): Promise<void> {
+  const current = await stat(lockPath, { bigint: true }).catch(() => undefined);
+  if (sameFile(current, held)) await unlink(lockPath).catch(() => undefined);
 }
 
 async function breakIfStale(lockPath: string, staleMs: number): Promise<void> {
-  let holder: LockOwner | undefined;
-  let ageMs: number;
-  try {
-    ageMs = Date.now() - (await stat(lockPath)).mtimeMs;
-    holder = JSON.parse(await readFile(lockPath, 'utf8')) as LockOwner;
-  } catch {
-    // Gone already, or being written this instant: not stale.
-    return;
-  }
-  const holderDied = holder.host === hostname() && !processExists(holder.pid);
-  if (!holderDied && ageMs < staleMs) return;
-  // Move the lock aside atomically and delete it only if it is still the stale holder's.
+  const judged = await stat(lockPath, { bigint: true }).catch(() => undefined);
+  // Gone already: the next attempt takes it.
+  if (!judged) return;
+  const ageMs = Date.now() - Number(judged.mtimeMs);
+  if (ageMs < staleMs && !(await holderGone(lockPath, ageMs))) return;
   const aside = `${lockPath}.${randomUUID()}.stale`;
   try {
     await rename(lockPath, aside);
-    const moved = JSON.parse(await readFile(aside, 'utf8')) as LockOwner;
-    if (moved.nonce !== holder.nonce) await rename(aside, lockPath);
-    else await unlink(aside);
   } catch {
     // Someone else recovered it first.
+    return;
   }
+  const moved = await stat(aside, { bigint: true }).catch(() => undefined);
+  // A newer lock than the one judged (another recovery got in between): put it back, unless the
+  // name has been taken again meanwhile, in which case that newer holder keeps it.
+  if (!sameFile(moved, judged)) await link(aside, lockPath).catch(() => undefined);
+  await unlink(aside).catch(() => undefined);
+}
+
+/** A holder known to be gone before the lock's stale age: a dead process on this host, or no record at all. */
+async function holderGone(lockPath: string, ageMs: number): Promise<boolean> {
+  const holder = await readFile(lockPath, 'utf8')
+    .then((text) => ownerOf(JSON.parse(text)))
+    .catch(() => undefined);
+  if (!holder) return ageMs >= UNREADABLE_GRACE_MS;
+  return holder.host === hostname() && !processExists(holder.pid);
+}
+
+function ownerOf(value: unknown): LockOwner | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const record = value as Record<string, unknown>;
+  if (typeof record['host'] !== 'string' || typeof record['pid'] !== 'number' || typeof record['nonce'] !== 'string') return undefined;
+  return { host: record['host'], pid: record['pid'], nonce: record['nonce'] };
 }
 
 function processExists(pid: number): boolean {

@@ -1,6 +1,6 @@
 /**
- * File driver (SPEC §5): `<state-dir>/threads/<thread-key>.json`, replaced atomically (temp file +
- * rename) inside a short O_EXCL lock, so compare-and-swap holds even when several adapter
+ * File driver (docs/architecture.md §3.5): `<state-dir>/threads/<thread-key>.json`, replaced atomically (temp file +
+ * rename) inside a short exclusive lock (file-lock.ts), so compare-and-swap holds even when several adapter
  * processes share the directory. Folders 0700, files 0600. Each file holds
  * `{revision, writeId, document}`: the revision is the CAS token, the writeId the writer's nonce.
  */
@@ -19,7 +19,9 @@ interface Envelope {
 }
 
 export interface FileStoreOptions {
+  /** Age after which any lock is stale, whatever it contains (file-lock.ts); default 10 s, far beyond one locked write. */
   staleLockMs?: number;
+  /** How long a save waits for the lock before the store counts as unavailable; default 5 s. */
   lockWaitMs?: number;
 }
 
@@ -48,11 +50,11 @@ export class FileThreadStore implements ThreadStore {
     const path = this.pathFor(threadId);
     try {
       await this.prepare();
-      return await withFileLock(`${path}.lock`, { staleMs: this.options.staleLockMs ?? 30_000, waitMs: this.options.lockWaitMs ?? 5_000 }, async () => {
+      return await withFileLock(`${path}.lock`, { staleMs: this.options.staleLockMs ?? 10_000, waitMs: this.options.lockWaitMs ?? 5_000 }, async (stillHeld) => {
         const current = (await this.readEnvelope(path))?.revision ?? 0;
         if (current !== expected) throw new StoreConflictError();
         const envelope: Envelope = { revision: expected + 1, writeId: randomUUID(), document };
-        await writeAtomically(path, JSON.stringify(envelope));
+        await writeAtomically(path, JSON.stringify(envelope), stillHeld);
         return envelope.revision;
       });
     } catch (error) {
@@ -92,7 +94,13 @@ export class FileThreadStore implements ThreadStore {
   }
 }
 
-async function writeAtomically(path: string, text: string): Promise<void> {
+/**
+ * Temp file + rename. `mayCommit` runs between the two: the rename is the commit, so the lock is
+ * checked once more right before it (file-lock.ts: a recovery racing a fresh holder can, in a
+ * window of microseconds, leave two writers believing they hold the lock; the second check makes
+ * the one that lost the name give up with a conflict instead of overwriting).
+ */
+async function writeAtomically(path: string, text: string, mayCommit: () => Promise<boolean>): Promise<void> {
   const temp = `${path}.${randomUUID()}.tmp`;
   const handle = await open(temp, 'wx', 0o600);
   try {
@@ -102,6 +110,7 @@ async function writeAtomically(path: string, text: string): Promise<void> {
     await handle.close();
   }
   try {
+    if (!(await mayCommit())) throw new StoreConflictError('The thread lock was lost before the write; re-read and retry.');
     await rename(temp, path);
   } catch (error) {
     await unlink(temp).catch(() => undefined);

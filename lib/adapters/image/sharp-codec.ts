@@ -2,7 +2,7 @@
  * The ImageCodec port over sharp (libvips), the one place that calls it (docs/architecture.md §4.6).
  *
  * sharp is a native Node-API module: the esbuild bundle leaves it external and `npm run build`
- * copies it with its Linux x64 binaries beside the bundle (scripts/build/native-packages.ts). It is
+ * copies it with its Linux x64 binaries beside the bundle (scripts/build/runtime-packages.ts). It is
  * imported on the first image only, so neither start-up nor a turn without images pays for
  * loading libvips. Every failure of sharp on the caller's bytes leaves as ImageDecodeError; a
  * failure to load sharp itself is the deployment's fault and propagates as it is (500).
@@ -45,7 +45,10 @@ async function onImage<T>(what: string, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    throw new ImageDecodeError(`The image cannot be ${what}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    // libvips' own words stay in the cause (logged), never in the caller's answer (docs/protocol.md §2.5).
+    const overPixelLimit = error instanceof Error && /pixel limit/i.test(error.message);
+    const reason = overPixelLimit ? `it has more than ${MAX_IMAGE_PIXELS} pixels` : 'its data is corrupt, truncated or not an image';
+    throw new ImageDecodeError(`The image cannot be ${what}: ${reason}.`, { cause: error });
   }
 }
 

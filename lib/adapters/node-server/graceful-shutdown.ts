@@ -4,16 +4,17 @@
  * 1. stop accepting connections;
  * 2. let live requests — streaming runs included — finish, up to the drain deadline;
  * 3. abort the requests still live: aborting a request's signal makes the app run its disconnect
- *    policy (SPEC §4 "Disconnect": cancel the A2A task when no interrupt is pending) and release
- *    the thread lease in the same write (SPEC §4 "Busy");
+ *    policy (docs/protocol.md §6.8: cancel the A2A task when no interrupt is pending) and release
+ *    the thread lease in the same write (docs/protocol.md §6.6);
  * 4. wait for that clean-up, up to the clean-up deadline, and only then let the process exit.
  *
  * So a lease is never left held without reason: the only one left is a run whose clean-up could
  * not finish in time (e.g. an unreachable store), and that lease expires by itself after its TTL
- * and is taken over by the next run (SPEC §4 "Busy").
+ * and is taken over by the next run (docs/protocol.md §6.6).
  */
 import { errorFields } from '../../core/error-fields.js';
 import type { Logger } from '../../core/ports.js';
+import { InstanceShuttingDown } from '../../http/shutdown.js';
 import type { Exempt, RunningServer } from './node-server.js';
 
 /** IAC_CODE_AGUI_SHUTDOWN_DRAIN_MS / _CLEANUP_MS, read by the configuration (lib/adapters/config.ts). */
@@ -69,7 +70,7 @@ export async function shutDown(server: RunningServer, policy: ShutdownPolicy, lo
   let aborted = 0;
   let abandoned = 0;
   if (!drained) {
-    aborted = server.inFlight.abortAll(new Error('the instance is shutting down'), exempt);
+    aborted = server.inFlight.abortAll(new InstanceShuttingDown(), exempt);
     logger.warn('drain deadline passed; aborting live requests (their runs cancel and release their threads)', { aborted });
     if (!(await settlesWithin(server.inFlight.idle(exempt), policy.cleanupMs))) {
       abandoned = server.inFlight.sizeExcept(exempt);

@@ -7,13 +7,24 @@
  * (lib/adapters/node-server/graceful-shutdown.ts): a request stays in flight until its response body ended —
  * and a run's SSE body ends only after the run's clean-up (disconnect policy, lease release)
  * finished (lib/http/sse.ts), even when the client left long before.
+ *
+ * What it adds on the wire (docs/protocol.md §1.4, §1.5): the request body is read only when the
+ * app reads it (request-body.ts, which also answers `Expect: 100-continue` at that moment); an
+ * answer given before the body fully arrived is followed by a bounded drain instead of a reset
+ * (early-answer.ts); every response carries `x-content-type-options: nosniff` and none a
+ * `connection` header; Node's own deadlines on receiving a request back the app's 408, and its own
+ * refusals are written as JSON envelopes too (client-error.ts).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Readable } from 'node:stream';
 import { errorFields } from '../../core/error-fields.js';
+import { translate } from '../../core/i18n/catalogue.js';
 import type { Logger } from '../../core/ports.js';
-import type { App } from '../../http/app.js';
+import type { App, PlainResponse } from '../../http/app.js';
+import { DEFAULT_BODY_TIMEOUT_MS } from '../../http/read-body.js';
+import { answerClientError } from './client-error.js';
+import { discardRestOfBody } from './early-answer.js';
+import { RequestBody } from './request-body.js';
 
 /**
  * Requests whose response (and, for a run, its clean-up) has not finished yet, each with the Web
@@ -87,8 +98,13 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-function toRequest(req: IncomingMessage, signal: AbortSignal): Request {
-  const url = `http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`;
+/**
+ * The socket's request as the Web `Request` the app takes. The app routes by path alone (docs/protocol.md
+ * §1.1), so the URL is built on a fixed origin: no Host header can make it unparsable. Throws for what
+ * has no Web form at all — a request target that is no URL, or a method fetch forbids (TRACE, TRACK).
+ */
+function toRequest(req: IncomingMessage, body: RequestBody, signal: AbortSignal): Request {
+  const url = new URL(`http://localhost${req.url ?? '/'}`);
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (Array.isArray(value)) for (const item of value) headers.append(name, item);
@@ -98,19 +114,29 @@ function toRequest(req: IncomingMessage, signal: AbortSignal): Request {
   return new Request(url, {
     method: req.method ?? 'GET',
     headers,
-    body: hasBody ? (Readable.toWeb(req) as ReadableStream<Uint8Array>) : undefined,
+    body: hasBody ? body.stream : undefined,
     signal,
     duplex: 'half',
   } as RequestInit);
 }
 
-async function writeResponse(response: Response, req: IncomingMessage, res: ServerResponse, closeConnection: boolean): Promise<void> {
+/** On every response, the app's own and the shell's fallbacks alike (docs/protocol.md §1.5). */
+const NOSNIFF = 'x-content-type-options';
+
+async function writeResponse(response: Response, req: IncomingMessage, res: ServerResponse, body: RequestBody, closeConnection: boolean): Promise<void> {
   res.statusCode = response.status;
   for (const [name, value] of response.headers) res.setHeader(name, value);
-  // Answered before the body was read (413, 401…): the rest of the body is never read, so the
-  // connection cannot carry another request. While shutting down, no connection is reused.
-  if (!req.complete || closeConnection) res.setHeader('connection', 'close');
-  if (!response.body) {
+  if (!res.hasHeader(NOSNIFF)) res.setHeader(NOSNIFF, 'nosniff');
+  // Function Compute forbids a function to set a `connection` header, and Node writes one by
+  // default; removing it keeps Node from writing it. Closing is decided on the socket instead.
+  res.removeHeader('connection');
+  // Answered before the body fully arrived (401, 413, 408…): read and drop the rest within bounds
+  // before closing, so the client reads this answer instead of a reset (early-answer.ts).
+  if (!req.complete) discardRestOfBody(req, res, body, { closeAfter: closeConnection, stalled: response.status === 408 });
+  // While shutting down, no connection is reused: Node closes it once the response has ended.
+  else if (closeConnection) res.shouldKeepAlive = false;
+  if (!response.body || req.method === 'HEAD') {
+    await response.body?.cancel();
     res.end();
     return;
   }
@@ -128,41 +154,109 @@ async function writeResponse(response: Response, req: IncomingMessage, res: Serv
   if (!res.destroyed) res.end();
 }
 
+/**
+ * An answer the app gave as plain data (`app.plain`, GET /health): written without the Fetch API,
+ * with the same header rules as writeResponse — nosniff, no `connection` header, no reuse while
+ * shutting down.
+ */
+function writePlain(plain: PlainResponse, res: ServerResponse, closeConnection: boolean): void {
+  res.statusCode = plain.status;
+  for (const [name, value] of Object.entries(plain.headers)) res.setHeader(name, value);
+  if (!res.hasHeader(NOSNIFF)) res.setHeader(NOSNIFF, 'nosniff');
+  res.removeHeader('connection');
+  if (closeConnection) res.shouldKeepAlive = false;
+  res.end(plain.body);
+}
+
+/**
+ * The shell's own answers, in English as client-error.ts writes Node's (the app that would pick a
+ * language never saw the request): 500 when the app failed before any header was sent (a bug;
+ * logged), 400 for a request the app cannot be given at all.
+ */
+function writeShellAnswer(req: IncomingMessage, res: ServerResponse, body: RequestBody, status: 400 | 500): void {
+  const [code, key] = status === 500 ? (['INTERNAL_ERROR', 'internalError'] as const) : (['INVALID_INPUT', 'malformedRequest'] as const);
+  res.statusCode = status;
+  res.setHeader('content-type', 'application/json; charset=utf-8');
+  res.setHeader('cache-control', 'no-store');
+  res.setHeader(NOSNIFF, 'nosniff');
+  res.removeHeader('connection');
+  if (!req.complete) discardRestOfBody(req, res, body, { closeAfter: false, stalled: false });
+  res.end(JSON.stringify({ error: { code, message: translate(key, 'en') } }));
+}
+
+export interface NodeHandlerOptions {
+  /**
+   * The request carries `Expect: 100-continue` and reached the server's 'checkContinue' event:
+   * "100 Continue" goes out when the app first reads the body — after its header checks passed.
+   */
+  continueOnRead?: boolean;
+}
+
 export function createNodeHandler(app: App, logger: Logger, inFlight = new InFlightRequests(), isDraining: () => boolean = () => false) {
-  return (req: IncomingMessage, res: ServerResponse): void => {
+  return (req: IncomingMessage, res: ServerResponse, options: NodeHandlerOptions = {}): void => {
     // GET /health needs no Request (app.ts `plain`): answered without loading Node's fetch.
     const plain = app.plain?.(req.method ?? 'GET', req.url ?? '/');
     if (plain) {
-      res.writeHead(plain.status, isDraining() ? { ...plain.headers, connection: 'close' } : plain.headers).end(plain.body);
+      writePlain(plain, res, isDraining());
       return;
     }
     const controller = new AbortController();
     res.on('close', () => {
       if (!res.writableFinished) controller.abort(new Error('client disconnected'));
     });
-    // The shell's own lines carry the FC request id too (the app's lines already do, SPEC §6).
+    // The shell's own lines carry the FC request id too (the app's lines already do, docs/architecture.md §5.5).
     const requestId = req.headers['x-fc-request-id'];
     const requestLogger = typeof requestId === 'string' ? logger.child({ requestId }) : logger;
-    const request = toRequest(req, controller.signal);
+    const body = new RequestBody(req, () => {
+      if (options.continueOnRead && !res.headersSent) res.writeContinue();
+    });
+    let request: Request;
+    try {
+      request = toRequest(req, body, controller.signal);
+    } catch (error) {
+      // Thrown here it would reach the server's 'request' event and end the process.
+      requestLogger.info('request refused: it has no Web form', { method: req.method, error: errorFields(error) });
+      writeShellAnswer(req, res, body, 400);
+      return;
+    }
     const work = app
       .fetch(request)
-      .then((response) => writeResponse(response, req, res, isDraining()))
+      .then((response) => writeResponse(response, req, res, body, isDraining()))
       .catch((error: unknown) => {
         requestLogger.error('response failed', { error: errorFields(error) });
-        if (!res.headersSent)
-          res.writeHead(500, { 'content-type': 'application/json', connection: 'close' }).end('{"error":{"code":"INTERNAL_ERROR","message":"An internal error occurred."}}');
+        if (!res.headersSent) writeShellAnswer(req, res, body, 500);
         else res.destroy();
       });
     inFlight.track(controller, request, work);
   };
 }
 
-export function listen(app: App, logger: Logger, host: string, port: number): Promise<RunningServer> {
+/** Node's own limits on receiving a request (docs/protocol.md §1.4). */
+export interface ListenOptions {
+  /** IAC_CODE_AGUI_BODY_TIMEOUT_MS: the app answers 408 when a body takes longer (lib/http/read-body.ts). */
+  bodyTimeoutMs?: number;
+}
+
+/** Node's own request deadline trails the app's, so the app's JSON 408 is what a client sees. */
+const NODE_DEADLINE_MARGIN_MS = 10_000;
+
+export function listen(app: App, logger: Logger, host: string, port: number, options: ListenOptions = {}): Promise<RunningServer> {
   const inFlight = new InFlightRequests();
   let draining = false;
-  const server = createServer(createNodeHandler(app, logger, inFlight, () => draining));
+  const bodyTimeoutMs = options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
+  const handle = createNodeHandler(app, logger, inFlight, () => draining);
+  const server = createServer({
+    // Headers must arrive within the body's budget; the whole request (headers and body) is cut
+    // by Node itself only as a backstop behind the app's 408. Both end when the request has been
+    // received, so a long SSE response is never cut by them.
+    headersTimeout: bodyTimeoutMs,
+    requestTimeout: bodyTimeoutMs + NODE_DEADLINE_MARGIN_MS,
+    connectionsCheckingInterval: 1_000,
+  });
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => handle(req, res));
+  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => handle(req, res, { continueOnRead: true }));
+  server.on('clientError', answerClientError);
   server.keepAliveTimeout = 65_000;
-  server.requestTimeout = 0;
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {

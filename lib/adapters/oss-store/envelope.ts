@@ -2,7 +2,7 @@
  * The body of one revision object (docs/state-store.md "Objects"):
  * `{"revision":N,"writeId":"<uuid>","previousWriteId":"<writeId of N−1>"|null,"document":{…}}`.
  *
- * - `writeId` is the writer's nonce (SPEC §5): a create whose answer was lost is recognised on
+ * - `writeId` is the writer's nonce (docs/architecture.md §3.2): a create whose answer was lost is recognised on
  *   retry by finding this value in the object.
  * - `previousWriteId` chains each revision to the exact object it was built on, so a writer that
  *   finds newer revisions after its create can tell "they were built on mine" (I committed) from

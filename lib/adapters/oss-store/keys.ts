@@ -1,5 +1,5 @@
 /**
- * Object names of the OSS driver (SPEC §5 "OSS driver"; docs/state-store.md "Objects"):
+ * Object names of the OSS driver (docs/architecture.md §3.5; docs/state-store.md "Objects"):
  *
  *   <prefix>/threads/<thread-key>/r/<999999999999 − revision, 12 digits>-<revision>.json
  *

@@ -1,6 +1,5 @@
 /**
- * The five OSS requests the driver makes, over the real `ali-oss` client (SPEC §5 "through
- * ali-oss"). This is the only file that imports ali-oss; every failure leaves it as a sanitized
+ * The five OSS requests the driver makes, over the real `ali-oss` client (docs/architecture.md §4.2). This is the only file that imports ali-oss; every failure leaves it as a sanitized
  * OssRequestError (lib/adapters/oss-errors.ts). No retries here: the store decides what may be
  * retried (a create may not be blindly — docs/state-store.md "Lost answers").
  *

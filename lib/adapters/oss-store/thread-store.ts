@@ -1,5 +1,5 @@
 /**
- * OSS driver of the thread store (SPEC §5 "OSS driver"): compare-and-swap built from create-only
+ * OSS driver of the thread store (docs/architecture.md §3.5): compare-and-swap built from create-only
  * writes, because OSS PutObject honours no If-Match / If-None-Match — its one atomic write
  * condition is `x-oss-forbid-overwrite: true`. The algorithm, its crash windows and why each is
  * safe are in docs/state-store.md; in brief:

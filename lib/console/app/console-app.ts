@@ -1,16 +1,21 @@
 /**
- * The page (SPEC §7): a header with the connection state, the threads (new, recent, reopen) and
- * the current conversation — pipeline tree, transcript, interrupts, message box and a cancel
+ * The page (docs/architecture.md §4.7): a header with the connection state, the threads (new, recent, reopen) and
+ * the current conversation — transcript, pipeline tree, interrupts, message box and a cancel
  * button. It opens straight onto a new thread with default settings, so the first message is just
- * typed and sent.
+ * typed and sent; until then a short introduction says what to type (and, against the built-in
+ * emulator, which first words pick which scenario).
+ *
+ * A reload comes back to the thread this tab showed and, once the page may talk to the adapter,
+ * reattaches to the run that was streaming (run/conversation.ts, docs/protocol.md §6.14).
  */
 import type { Composer, Outgoing } from './composer/composer.js';
-import type { ConsoleConfig } from './connection/console-config.js';
+import type { ConsoleConfig, Example } from './connection/console-config.js';
 import type { Failure } from './connection/failures.js';
 import { readToken } from './connection/session-token.js';
 import { el } from './dom.js';
 import { Conversation } from './run/conversation.js';
 import { findThread, listThreads, rememberThread } from './threads/recent-threads.js';
+import { currentThread, liveRun, rememberCurrentThread } from './threads/run-records.js';
 import { newThreadSettings, type ThreadSettings } from './threads/thread-settings.js';
 import { ThreadForm } from './ui/thread-form.js';
 import { ThreadList } from './ui/thread-list.js';
@@ -32,6 +37,10 @@ export class ConsoleApp {
   private readonly conversationSlot: HTMLElement;
   private readonly cancelButton: HTMLButtonElement;
   private readonly heading: HTMLElement;
+  private readonly intro: HTMLElement;
+  private readonly examples: HTMLElement | null;
+  /** The page may talk to the adapter (a token is known when one is needed). */
+  private ready = false;
 
   constructor(private readonly parts: AppParts) {
     this.status = el('p', { class: 'status', role: 'status', 'aria-live': 'polite' });
@@ -62,29 +71,17 @@ export class ConsoleApp {
     this.cancelButton = el('button', { type: 'button', class: 'danger', text: 'Cancel run', on: { click: () => void this.conversation.cancel() } });
     this.heading = el('h2', { id: 'conversation-heading', text: 'Conversation' });
     this.conversationSlot = el('div', { class: 'conversation-body' });
-    const examples = parts.config.examples.length
+    this.examples = parts.config.examples.length
       ? el(
           'div',
           { class: 'examples', role: 'group', 'aria-label': 'Example prompts' },
           el('span', { text: 'Try:' }),
           ...parts.config.examples.map((example) =>
-            el('button', {
-              type: 'button',
-              class: 'chip',
-              text: example.label,
-              on: {
-                click: () => {
-                  if (example.runMode && example.runMode !== this.conversation.settings.runMode) {
-                    this.conversation.settings.runMode = example.runMode;
-                    this.refresh();
-                  }
-                  parts.composer.fill(example.text);
-                },
-              },
-            }),
+            el('button', { type: 'button', class: 'chip', text: example.label, title: example.description ?? example.text, on: { click: () => this.useExample(example) } }),
           ),
         )
       : null;
+    this.intro = this.introduction(parts.config.examples);
     this.root = el(
       'div',
       { class: 'console' },
@@ -97,14 +94,17 @@ export class ConsoleApp {
           'main',
           { class: 'conversation', 'aria-labelledby': 'conversation-heading' },
           el('header', { class: 'conversation-header' }, this.heading, settingsDetails, this.cancelButton),
+          this.intro,
           this.conversationSlot,
-          examples,
+          this.examples,
           parts.composer.root,
         ),
       ),
       parts.tokenDialog.root,
     );
-    this.switchTo(newThreadSettings());
+    this.switchTo(this.initialThread());
+    // What the page shows is kept for a reload (run/conversation.ts).
+    window.addEventListener('pagehide', () => this.conversation.persist());
   }
 
   /** Sends the composer's message on the current thread. */
@@ -121,8 +121,60 @@ export class ConsoleApp {
   }
 
   connected(): void {
+    this.ready = true;
     this.say(readToken() ? 'Connected with a token (kept in this tab only).' : 'Connected.');
     this.parts.composer.focus();
+    this.conversation.watch();
+  }
+
+  /** After a reload: the thread whose run was streaming, else the thread this tab showed, else a new one. */
+  private initialThread(): ThreadSettings {
+    const threadId = liveRun()?.threadId ?? currentThread();
+    return (threadId && findThread(threadId)) || newThreadSettings();
+  }
+
+  /** Fills the message box with an example and the run mode it needs; sending stays the person's Enter. */
+  private useExample(example: Example): void {
+    const runMode = example.runMode ?? 'normal';
+    if (runMode !== this.conversation.settings.runMode && !this.conversation.busy) {
+      this.conversation.settings.runMode = runMode;
+      if (this.conversation.settings.started) rememberThread(this.conversation.settings);
+      this.refresh();
+    }
+    this.parts.composer.fill(example.text);
+    this.parts.composer.hint(`Press Enter to send it (run mode: ${runMode}).`);
+  }
+
+  private introduction(examples: readonly Example[]): HTMLElement {
+    const list = examples.filter((example) => example.description);
+    return el(
+      'section',
+      { class: 'intro', 'aria-labelledby': 'intro-heading' },
+      el('h2', { id: 'intro-heading', text: 'Start a run' }),
+      el('p', {
+        text: 'Type a message in the box below and press Enter: the run streams in here — text, tool calls, a pipeline’s tree. When the agent needs you (a permission, a choice), a form appears above the box.',
+      }),
+      list.length > 0
+        ? el(
+            'div',
+            {},
+            el('p', { text: 'This adapter runs the built-in iac-code emulator: the first word of your message picks what it does. Pick one to fill in the box:' }),
+            el(
+              'ul',
+              { class: 'intro-examples' },
+              ...list.map((example) =>
+                el(
+                  'li',
+                  {},
+                  el('button', { type: 'button', class: 'chip', text: example.label, on: { click: () => this.useExample(example) } }),
+                  ' ',
+                  el('span', { text: example.description ?? '' }),
+                ),
+              ),
+            ),
+          )
+        : null,
+    );
   }
 
   private open(threadId: string): void {
@@ -138,10 +190,15 @@ export class ConsoleApp {
       unauthorized: (failure) => this.unauthorized(failure),
       say: (message) => this.say(message),
     });
-    if (settings.started) rememberThread(settings);
-    this.conversationSlot.replaceChildren(this.conversation.pipeline.root, this.conversation.transcript, this.conversation.interrupts.root);
+    if (settings.started) {
+      rememberThread(settings);
+      rememberCurrentThread(settings.threadId);
+    }
+    // The tree sits right above the forms it may be waiting on, next to the message box.
+    this.conversationSlot.replaceChildren(this.conversation.transcript, this.conversation.pipeline.root, this.conversation.interrupts.root);
     this.refresh();
     this.parts.composer.focus();
+    if (this.ready) this.conversation.watch();
   }
 
   private refresh(): void {
@@ -150,12 +207,15 @@ export class ConsoleApp {
     this.heading.textContent = `Thread ${settings.threadId}`;
     this.settingsSummary.textContent = `${settings.runMode} · ${settings.cwd}${settings.language ? ` · ${settings.language}` : ''}`;
     this.settingsForm.fill(settings, { bound: settings.started });
+    this.intro.hidden = conversation.transcript.childElementCount > 0 || conversation.hasPending;
+    // The introduction lists the examples already; the short row takes over once it is gone.
+    if (this.examples) this.examples.hidden = !this.intro.hidden;
     this.cancelButton.disabled = !conversation.cancellable;
     this.cancelButton.hidden = !(conversation.busy || conversation.hasPending);
     const threads = listThreads();
     this.threadList.render(threads.some((thread) => thread.threadId === settings.threadId) ? threads : [settings, ...threads], settings.threadId, conversation.busy);
     if (conversation.busy) this.parts.composer.setEnabled(false, '');
-    else if (conversation.hasPending) this.parts.composer.setEnabled(false, 'Answer the request above (or cancel it) before sending a new message.');
+    else if (conversation.hasPending) this.parts.composer.setEnabled(false, 'Answer the request above first (or use Cancel run at the top).');
     else this.parts.composer.setEnabled(true, '');
   }
 }

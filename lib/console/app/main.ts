@@ -1,5 +1,5 @@
 /**
- * The console's entry (SPEC §7): reads /console/config.json, asks for the token when the adapter
+ * The console's entry (docs/architecture.md §4.7): reads /console/config.json, asks for the token when the adapter
  * needs one and this tab has none, and shows the page ready for a first message.
  */
 

@@ -1,5 +1,5 @@
 /**
- * Builds the web console (SPEC §7) with esbuild's API, in memory: the TypeScript app under
+ * Builds the web console (docs/architecture.md §4.7) with esbuild's API, in memory: the TypeScript app under
  * lib/console/app and its stylesheet, minified for the browser, with content-hashed names. Used by
  * `npm start` at start-up (no build step), by the tests, and by `npm run build` (which writes the
  * result into the function's code folder, lib/console/build/console-files.ts).

@@ -1,5 +1,5 @@
 /**
- * A built console on disk (SPEC §7): `npm run build` writes it into the function's code folder as
+ * A built console on disk (docs/architecture.md §4.7): `npm run build` writes it into the function's code folder as
  * `index.html` plus `assets/<hashed name>`, and the FC entry reads it back when
  * IAC_CODE_AGUI_CONSOLE=1. No esbuild here: this is all the FC function loads.
  */

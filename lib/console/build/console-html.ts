@@ -1,5 +1,5 @@
 /**
- * The console's page (SPEC §7): a shell that loads one script and one stylesheet by their hashed
+ * The console's page (docs/architecture.md §4.7): a shell that loads one script and one stylesheet by their hashed
  * names (and an empty icon, so the browser asks for no favicon). Nothing inline, so the content security policy can forbid inline script and style
  * (lib/http/console-route.ts). The app fills `#app`; `noscript` explains an empty page.
  */

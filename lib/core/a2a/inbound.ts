@@ -1,6 +1,6 @@
 /**
  * Unwrapping one A2A stream item or task snapshot into the facts the adapter reads
- * (contract §B.1). Flat v0.3-style objects are accepted too: when none of the four 1.0 keys is
+ * (docs/protocol.md §7.4). Flat v0.3-style objects are accepted too: when none of the four 1.0 keys is
  * present the object itself is read.
  */
 import type { JsonObject, WireMessage, WireStreamItem, WireTask } from './wire-types.js';

@@ -1,9 +1,9 @@
 /**
- * What the adapter sends to the A2A kernel (contract §A.2–§A.4).
+ * What the adapter sends to the A2A kernel (docs/protocol.md §7.2, §7.3).
  *
  * Everything from `forwardedProps.iacCode` travels under `message.metadata.iac_code` only: the
  * kernel reads request-level metadata *instead of* message metadata when both exist, so
- * request-level `params.metadata` is never sent (contract §A.2 server note).
+ * request-level `params.metadata` is never sent (docs/protocol.md §7.2).
  */
 
 import { sha256Hex } from '../hash.js';
@@ -11,7 +11,7 @@ import type { Language } from '../i18n/catalogue.js';
 import type { IacCodeProps } from '../protocol/schemas.js';
 import type { JsonObject, WirePart, WireSendParams } from './wire-types.js';
 
-/** Deterministic per thread: "agui-" + the first 40 hex of SHA-256(threadId) (contract §A.2). */
+/** Deterministic per thread: "agui-" + the first 40 hex of SHA-256(threadId) (docs/protocol.md §6.1). */
 export function contextIdFor(threadId: string): string {
   return `agui-${sha256Hex(threadId).slice(0, 40)}`;
 }
@@ -21,7 +21,7 @@ function nonBlank(value: string | null | undefined): string | undefined {
   return trimmed ? trimmed : undefined;
 }
 
-/** The `metadata.iac_code` object, key for key as contract §A.4 lists it. */
+/** The `metadata.iac_code` object, key for key as docs/protocol.md §7.3 lists it. */
 export function iacCodeMetadata(props: IacCodeProps, cwd: string, language: Language): JsonObject {
   const metadata: JsonObject = {
     cwd,
@@ -52,7 +52,7 @@ export function iacCodeMetadata(props: IacCodeProps, cwd: string, language: Lang
     if (cloud.securityToken != null) metadata['alibaba_cloud_security_token'] = cloud.securityToken;
     if (cloud.regionId != null) metadata['alibaba_cloud_region_id'] = cloud.regionId;
   }
-  // `{}` is forwarded (it clears the kernel's binding); absence is not (SPEC §3 llmHeaders).
+  // `{}` is forwarded (it clears the kernel's binding); absence is not (docs/protocol.md §3.5).
   if (props.llmHeaders != null) metadata['llm_headers'] = props.llmHeaders;
   // The guidance and handoff keys travel on every message of a run that carries them, guidance or
   // not; activeGuidance is the adapter's own switch and never leaves it (docs/protocol.md §7.3).
@@ -70,7 +70,7 @@ export interface OutboundMessage {
   iacCode: JsonObject;
 }
 
-/** SendStreamingMessage / SendMessage params (contract §A.2). `taskId` only when continuing a task. */
+/** SendStreamingMessage / SendMessage params (docs/protocol.md §7.2). `taskId` only when continuing a task. */
 export function sendParams(message: OutboundMessage): WireSendParams {
   return {
     message: {

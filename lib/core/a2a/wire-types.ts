@@ -1,5 +1,5 @@
 /**
- * The A2A 1.0 proto-JSON wire shapes the core reads and writes (contract §A, §B). The core works on
+ * The A2A 1.0 proto-JSON wire shapes the core reads and writes (docs/protocol.md §7.2, §7.4). The core works on
  * plain wire JSON; the kernel adapter converts to and from the SDK's types, so nothing above
  * lib/adapters depends on @a2a-js/sdk.
  */

@@ -1,6 +1,6 @@
 /**
  * Every user-facing sentence the adapter writes itself, in the seven supported languages
- * (SPEC §2 "Language"; contract §D.8). English is the source; a test checks that every key has
+ * (docs/protocol.md §1.6). English is the source; a test checks that every key has
  * a non-empty translation in every language.
  */
 import type { Language } from './languages.js';
@@ -64,6 +64,12 @@ const en = {
   cancelledByResponse: 'The execution was cancelled by the interrupt response.',
   sessionBackupNotReady: 'Session backup is still synchronizing. Retry after 3 seconds.',
   internalError: 'An internal error occurred.',
+  requestTimeout: 'The request body did not arrive in time.',
+  serverBusy: 'The server is handling too many runs. Retry later.',
+  shuttingDown: 'The server is shutting down. Retry the request.',
+  bodyIncomplete: 'The request body ended before it was complete.',
+  headersTooLarge: 'The request headers are too large.',
+  malformedRequest: 'The request is not valid HTTP.',
   permissionRequired: 'Permission required',
   inputRequired: 'Input required',
 } as const;
@@ -127,6 +133,12 @@ const zh: Catalogue = {
   cancelledByResponse: '执行已被中断响应取消。',
   sessionBackupNotReady: '会话备份仍在同步中，请在 3 秒后重试。',
   internalError: '发生内部错误。',
+  requestTimeout: '请求体未能按时到达。',
+  serverBusy: '服务器正在处理的运行过多，请稍后重试。',
+  shuttingDown: '服务器正在关闭，请重试该请求。',
+  bodyIncomplete: '请求体在完整到达之前中断。',
+  headersTooLarge: '请求头过大。',
+  malformedRequest: '请求不是有效的 HTTP。',
   permissionRequired: '需要权限',
   inputRequired: '需要输入',
 };
@@ -187,6 +199,12 @@ const es: Catalogue = {
   cancelledByResponse: 'La ejecución se canceló mediante la respuesta al Interrupt.',
   sessionBackupNotReady: 'La copia de seguridad de la sesión aún se está sincronizando. Reintente en 3 segundos.',
   internalError: 'Se produjo un error interno.',
+  requestTimeout: 'El cuerpo de la solicitud no llegó a tiempo.',
+  serverBusy: 'El servidor está atendiendo demasiadas ejecuciones. Inténtelo más tarde.',
+  shuttingDown: 'El servidor se está apagando. Reintente la solicitud.',
+  bodyIncomplete: 'El cuerpo de la solicitud terminó antes de estar completo.',
+  headersTooLarge: 'Las cabeceras de la solicitud son demasiado grandes.',
+  malformedRequest: 'La solicitud no es HTTP válido.',
   permissionRequired: 'Se requiere permiso',
   inputRequired: 'Se requiere una entrada',
 };
@@ -247,6 +265,12 @@ const fr: Catalogue = {
   cancelledByResponse: "L'exécution a été annulée par la réponse à l'interruption.",
   sessionBackupNotReady: 'La sauvegarde de session est encore en cours de synchronisation. Réessayez dans 3 secondes.',
   internalError: "Une erreur interne s'est produite.",
+  requestTimeout: "Le corps de la requête n'est pas arrivé à temps.",
+  serverBusy: "Le serveur traite trop d'exécutions. Réessayez plus tard.",
+  shuttingDown: "Le serveur s'arrête. Réessayez la requête.",
+  bodyIncomplete: "Le corps de la requête s'est interrompu avant d'être complet.",
+  headersTooLarge: 'Les en-têtes de la requête sont trop volumineux.',
+  malformedRequest: "La requête n'est pas du HTTP valide.",
   permissionRequired: 'Autorisation requise',
   inputRequired: 'Saisie requise',
 };
@@ -307,6 +331,12 @@ const de: Catalogue = {
   cancelledByResponse: 'Die Ausführung wurde durch die Antwort auf die Unterbrechung abgebrochen.',
   sessionBackupNotReady: 'Die Sitzungssicherung wird noch synchronisiert. Versuchen Sie es in 3 Sekunden erneut.',
   internalError: 'Ein interner Fehler ist aufgetreten.',
+  requestTimeout: 'Der Anfragetext ist nicht rechtzeitig angekommen.',
+  serverBusy: 'Der Server bearbeitet zu viele Ausführungen. Bitte später erneut versuchen.',
+  shuttingDown: 'Der Server wird heruntergefahren. Bitte die Anfrage erneut senden.',
+  bodyIncomplete: 'Der Anfragetext endete, bevor er vollständig war.',
+  headersTooLarge: 'Die Anfrage-Header sind zu groß.',
+  malformedRequest: 'Die Anfrage ist kein gültiges HTTP.',
   permissionRequired: 'Berechtigung erforderlich',
   inputRequired: 'Eingabe erforderlich',
 };
@@ -367,6 +397,12 @@ const ja: Catalogue = {
   cancelledByResponse: '実行は割り込み応答によってキャンセルされました。',
   sessionBackupNotReady: 'セッションのバックアップはまだ同期中です。3 秒後に再試行してください。',
   internalError: '内部エラーが発生しました。',
+  requestTimeout: 'リクエスト本文が時間内に届きませんでした。',
+  serverBusy: 'サーバーが処理中の実行が多すぎます。後でもう一度お試しください。',
+  shuttingDown: 'サーバーはシャットダウン中です。リクエストを再試行してください。',
+  bodyIncomplete: 'リクエスト本文が完了する前に途切れました。',
+  headersTooLarge: 'リクエストヘッダーが大きすぎます。',
+  malformedRequest: 'リクエストが有効な HTTP ではありません。',
   permissionRequired: '権限が必要です',
   inputRequired: '入力が必要です',
 };
@@ -427,6 +463,12 @@ const pt: Catalogue = {
   cancelledByResponse: 'A execução foi cancelada pela resposta à interrupção.',
   sessionBackupNotReady: 'O backup da sessão ainda está sincronizando. Tente novamente em 3 segundos.',
   internalError: 'Ocorreu um erro interno.',
+  requestTimeout: 'O corpo da solicitação não chegou a tempo.',
+  serverBusy: 'O servidor está processando execuções demais. Tente novamente mais tarde.',
+  shuttingDown: 'O servidor está sendo desligado. Repita a solicitação.',
+  bodyIncomplete: 'O corpo da solicitação terminou antes de estar completo.',
+  headersTooLarge: 'Os cabeçalhos da solicitação são grandes demais.',
+  malformedRequest: 'A solicitação não é HTTP válido.',
   permissionRequired: 'Permissão necessária',
   inputRequired: 'Entrada necessária',
 };

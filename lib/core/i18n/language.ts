@@ -1,5 +1,5 @@
 /**
- * Language resolution (SPEC §2 "Language", contract §D.8).
+ * Language resolution (docs/protocol.md §1.6).
  *
  * `Accept-Language` is the fallback: q-values honoured, highest q wins, ties by order, `*` means
  * the server default. A valid `forwardedProps.iacCode.preferredLanguage` wins over the header.

@@ -1,5 +1,5 @@
 /**
- * Resume answers (SPEC §4 "Resume"; contract §A.5, §D.6): digests that make a repeated answer
+ * Resume answers (docs/protocol.md §5.3, §5.5): digests that make a repeated answer
  * recognisable, validation against the interrupt's responseSchema with a real JSON Schema
  * validator (Ajv), and the A2A form of each answer — a six-key permission data part, or the
  * plain text of a question or option choice.
@@ -49,7 +49,7 @@ export function permissionDecision(entry: ResumeEntry): 'allow_once' | 'deny' {
   return (entry.payload as { decision: 'allow_once' | 'deny' }).decision;
 }
 
-/** The one part of a permission answer: exactly the six keys the kernel accepts (contract §A.5). */
+/** The one part of a permission answer: exactly the six keys the kernel accepts (docs/protocol.md §5.3). */
 export function permissionAnswerPart(pending: PendingInterrupt, taskId: string, entry: ResumeEntry): WirePart {
   return {
     data: {
@@ -68,7 +68,7 @@ function nonEmpty(value: unknown): string | undefined {
   return typeof value === 'string' && value.length > 0 ? value : undefined;
 }
 
-/** Free text wins; else the chosen option's label, name or id; else the id itself (contract §A.5). */
+/** Free text wins; else the chosen option's label, name or id; else the id itself (docs/protocol.md §5.3). */
 export function answerText(pending: PendingInterrupt, payload: unknown): string | undefined {
   if (typeof payload !== 'object' || payload === null) return undefined;
   const record = payload as Record<string, unknown>;

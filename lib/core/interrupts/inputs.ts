@@ -1,5 +1,5 @@
 /**
- * Required inputs announced by A2A (contract §B.5): `metadata.iac_code.input` plus every item of
+ * Required inputs announced by A2A (docs/protocol.md §5.1): `metadata.iac_code.input` plus every item of
  * `pendingPermissions`, only objects with `required === true`, de-duplicated by inputId (or by
  * canonical JSON when there is none). Each keeps an allow-listed projection — the only part that
  * is ever stored or shown — and whether it is answered through the sideband (SendMessage).
@@ -58,7 +58,7 @@ function inputIdOf(raw: JsonObject): string {
   return `input-${sha256Hex(canonicalJson(raw)).slice(0, 32)}`;
 }
 
-/** A direct input is sideband when it is candidate-scoped or names a sub-pipeline (contract §A.5). */
+/** A direct input is sideband when it is candidate-scoped or names a sub-pipeline (docs/protocol.md §5.1). */
 function isSidebandDirect(raw: JsonObject): boolean {
   return raw['scope'] === 'candidate' || typeof raw['subPipelineId'] === 'string';
 }

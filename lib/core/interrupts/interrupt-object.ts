@@ -1,7 +1,6 @@
 /**
- * The AG-UI interrupt for a pending A2A input (SPEC §4 "Interrupts"; contract §C "Interrupt
- * object"): `id`, `reason`, `message`, `responseSchema`, `toolCallId`, `metadata`. No `expiresAt`:
- * the adapter imposes no deadline (SPEC §8).
+ * The AG-UI interrupt for a pending A2A input (docs/protocol.md §5.2): `id`, `reason`, `message`, `responseSchema`, `toolCallId`, `metadata`. No `expiresAt`:
+ * the adapter imposes no deadline (docs/protocol.md §5.2).
  */
 import type { Interrupt } from '@ag-ui/core';
 import type { JsonObject } from '../a2a/wire-types.js';

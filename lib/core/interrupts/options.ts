@@ -1,5 +1,5 @@
 /**
- * Standard options of a question or selection (contract §C "Standard options"): object options
+ * Standard options of a question or selection (docs/protocol.md §5.2): object options
  * use `id` (else `candidate_index`, else their index) and `label | name | title | id` as title;
  * string options use the string for both; an empty id becomes `option-<n>`; duplicates get
  * `-2`, `-3`… suffixes.

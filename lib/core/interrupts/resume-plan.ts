@@ -1,6 +1,6 @@
 /**
  * Reconciling pending interrupts with the kernel's task snapshot, and deciding what a resume does
- * (SPEC §4 "Resume"; contract §D.6, late revision). Pure: the run orchestration executes the plan.
+ * (docs/protocol.md §5.5). Pure: the run orchestration executes the plan.
  */
 import type { ErrorCode } from '../errors.js';
 import type { MessageKey } from '../i18n/catalogue.js';
@@ -43,7 +43,7 @@ export type ResumePlan =
   | { kind: 'fail'; code: ErrorCode; key: MessageKey }
   /** Only interrupts the caller could not have known are unanswered: announce them, send nothing. */
   | { kind: 'moreInterrupts' }
-  /** A question or option interrupt was cancelled: cancel the A2A task (contract §A.5; not a resource selection, docs/protocol.md §5.8). */
+  /** A question or option interrupt was cancelled: cancel the A2A task — never for a resource selection, which is delivered as `canceled` (docs/protocol.md §5.8). */
   | { kind: 'cancelTask' }
   | { kind: 'deliver'; answers: Answer[] };
 

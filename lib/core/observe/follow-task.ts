@@ -1,5 +1,5 @@
 /**
- * Reading the observed task until it stops (docs/protocol.md §6.14; contract §A.8): GetTask; unless
+ * Reading the observed task until it stops (docs/protocol.md §6.14, §5.6): GetTask; unless
  * that snapshot stopped, SubscribeToTask until an item stops; if the subscription breaks or ends
  * first, GetTask once more — and if that snapshot has not stopped either, A2A_UNAVAILABLE. Only
  * reads: no SendMessage, no CancelTask, no session restore, no pipeline state.

@@ -32,7 +32,7 @@ export function liveTaskOf(document: ThreadDocument): string | undefined {
 }
 
 /**
- * The checks in the peer's order (contract-2 §1.1): no thread or no live task → 404
+ * The checks in the peer's order (docs/protocol.md §6.14): no thread or no live task → 404
  * EXECUTION_NOT_FOUND; then another current execution, another `rosInvocationId`, or a `runId`
  * never admitted on the thread → 409 OBSERVATION_IDENTITY_CHANGED.
  */

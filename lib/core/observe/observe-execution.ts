@@ -29,14 +29,15 @@ export async function observeExecution(
     const stop = await followTask(observer, signal);
     ending = await endingOf(observer, stop, signal);
   } catch (error) {
-    // A caller cut off by a shutdown is still reading: it is told to subscribe again.
-    ending = signal.aborted ? { failure: new RunFailure('A2A_UNAVAILABLE', 'observationEnded', false, { cause: error }), callerLeft: true } : { failure: classifyRunError(error) };
+    // Aborted: a caller that left reads nothing more; one cut off by a shutdown is still reading
+    // and is told to subscribe again.
+    ending = signal.aborted ? { failure: new RunFailure('A2A_UNAVAILABLE', 'observationEnded', false, { cause: error }), aborted: true } : { failure: classifyRunError(error) };
   }
   observer.emitAll(observer.translator.closeSpans());
-  emit('failure' in ending ? observer.runError(ending.failure, ending.callerLeft) : observer.runFinished(ending.outcome));
+  emit('failure' in ending ? observer.runError(ending.failure, ending.aborted) : observer.runFinished(ending.outcome));
 }
 
-type Ending = { failure: RunFailure; callerLeft?: boolean } | { outcome: RunFinishedOutcome };
+type Ending = { failure: RunFailure; aborted?: boolean } | { outcome: RunFinishedOutcome };
 
 /**
  * How the observed task ended: failed, rejected or auth-required → A2A_EXECUTION_FAILED; anything

@@ -11,8 +11,8 @@ import { type RequiredInput, requiredInputs } from '../interrupts/inputs.js';
 import type { A2AKernel, Logger, ThreadStore } from '../ports.js';
 import { isStopState, snapshotStatusText } from '../run/consume-stream.js';
 import { protocolViolation, type RunFailure } from '../run/run-failure.js';
-import { type AguiEvent, CUSTOM_SESSION, eventFactory, type MakeEvent } from '../translate/events.js';
-import { RunTranslator } from '../translate/run-translator.js';
+import { type AguiEvent, eventFactory, type MakeEvent, sessionEvent } from '../translate/events.js';
+import { type RunTranslator, translatorFor } from '../translate/run-translator.js';
 import type { Observation } from './observable.js';
 
 export interface ObserverDeps {
@@ -44,16 +44,8 @@ export class Observer {
     this.make = eventFactory(deps.clock);
     const { request, document } = observation;
     // Seeded like the owner's run (text digests, cursor, open steps), so text already announced is
-    // not repeated; durable steps are not reopened — closers of steps opened before are (§8.4).
-    this.translator = new RunTranslator({
-      make: this.make,
-      runId: request.runId,
-      threadId: request.threadId,
-      textDigests: document.execution.textDigests,
-      pipelineSequence: document.execution.pipelineSequence,
-      pipelineOpenSteps: document.execution.pipelineOpenSteps,
-      newId: deps.newId,
-    });
+    // not repeated; durable steps are not reopened — closers of steps opened before are (docs/protocol.md §8.4).
+    this.translator = translatorFor(document.execution, { make: this.make, runId: request.runId, threadId: request.threadId, newId: deps.newId });
   }
 
   get taskId(): string {
@@ -82,25 +74,21 @@ export class Observer {
   }
 
   runStarted(): AguiEvent {
-    // No parentRunId: an observation is not a child of the run it observes (contract-2 §1.2).
+    // No parentRunId: an observation is not a child of the run it observes (docs/protocol.md §6.14).
     return this.make('RUN_STARTED', { threadId: this.observation.request.threadId, runId: this.observation.request.runId });
   }
 
   /** `iac-code.session.v1` from the stored document (docs/protocol.md §4.9). */
   sessionEvent(): AguiEvent {
     const { request, document } = this.observation;
-    return this.make('CUSTOM', {
-      name: CUSTOM_SESSION,
-      value: {
-        schemaVersion: 1,
-        threadId: request.threadId,
-        aguiRunId: request.runId,
-        executionId: document.execution.executionId,
-        contextId: document.contextId,
-        taskId: this.taskId,
-        rosInvocationId: document.execution.rosInvocationId,
-        sessionId: document.iacCodeSessionId,
-      },
+    return sessionEvent(this.make, {
+      threadId: request.threadId,
+      aguiRunId: request.runId,
+      executionId: document.execution.executionId,
+      contextId: document.contextId,
+      taskId: this.taskId,
+      rosInvocationId: document.execution.rosInvocationId,
+      sessionId: document.iacCodeSessionId,
     });
   }
 
@@ -111,11 +99,12 @@ export class Observer {
 
   /**
    * Logged here with its cause, at warn as every RUN_ERROR is (docs/architecture.md §5) — at info
-   * when the caller left, which is not a failure of anything.
+   * when the observation was aborted: its caller left, or the instance is stopping (the cause
+   * says which); neither is a failure of anything.
    */
-  runError(failure: RunFailure, callerLeft = false): AguiEvent {
+  runError(failure: RunFailure, aborted = false): AguiEvent {
     const fields = { event: 'RUN_ERROR', code: failure.code, error: errorFields(failure) };
-    if (callerLeft) this.deps.logger.info('observation ended: the caller left', fields);
+    if (aborted) this.deps.logger.info('observation aborted: its caller left or the instance is stopping', fields);
     else this.deps.logger.warn('observation ended', fields);
     return this.make('RUN_ERROR', { code: failure.code, message: translate(failure.messageKey, this.language), usage: this.translator.usage.list() });
   }

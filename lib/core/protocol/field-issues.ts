@@ -1,4 +1,4 @@
-/** Turns zod issues into the `details` list of an INVALID_INPUT answer (SPEC §2). */
+/** Turns zod issues into the `details` list of an INVALID_INPUT answer (docs/protocol.md §2.2). */
 import type * as z from 'zod/mini';
 import type { FieldIssue } from '../errors.js';
 

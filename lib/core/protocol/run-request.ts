@@ -1,6 +1,6 @@
 /**
  * A parsed POST / body → a validated RunRequest, or INVALID_INPUT naming every failing field
- * (SPEC §2–§3). Everything decidable from the request alone is decided here, before the stream.
+ * (docs/protocol.md §2.1, §3). Everything decidable from the request alone is decided here, before the stream.
  */
 
 import type { WirePart } from '../a2a/wire-types.js';
@@ -20,9 +20,9 @@ export interface RunRequest {
   runId: string;
   parentRunId: string | undefined;
   iacCode: IacCodeProps;
-  /** The lexically normalised workspace (SPEC §3 `cwd`). */
+  /** The lexically normalised workspace (docs/protocol.md §3.6). */
   cwd: string;
-  /** Present (even empty) exactly when the request is a resume (SPEC §2 "A request with a resume field"). */
+  /** Present (even empty) exactly when the request is a resume (docs/protocol.md §3.2). */
   resume: ResumeEntry[] | undefined;
   /**
    * The latest user message of a new run; undefined for a resume. `contentPath` names its content
@@ -69,7 +69,7 @@ export function parseRunRequest(body: unknown, options: RunRequestOptions): RunR
   }
   if (key || !iacCode.success) throw new AdapterError('INVALID_INPUT', key ?? 'invalidForwardedProps', issues);
 
-  // A resume ignores messages (SPEC §3); a new run needs the latest user message.
+  // A resume ignores messages (docs/protocol.md §3.2); a new run needs the latest user message.
   let userMessage: RunRequest['userMessage'];
   if (input.resume === undefined) {
     const index = input.messages.findLastIndex((message) => message.role === 'user');

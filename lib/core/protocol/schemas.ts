@@ -84,7 +84,7 @@ export type IacCodeProps = z.infer<typeof iacCodeSchema>;
 export type ResumeEntry = z.infer<typeof resumeEntrySchema>;
 export type Envelope = z.infer<typeof envelopeSchema>;
 
-/** The cancel extension's body (SPEC §4 "Cancel"). */
+/** The cancel extension's body (docs/protocol.md §6.7). */
 export const cancelBodySchema = z.looseObject({
   threadId: identity(MAX_ID_LENGTH),
   rosInvocationId: identity(),

@@ -1,10 +1,10 @@
 /**
- * The latest user message's content → A2A message parts (SPEC §3, contract §A.3).
+ * The latest user message's content → A2A message parts (docs/protocol.md §3.3).
  *
  * Text becomes `{text}`; an inline image becomes a data part `{data:{filename, bytes}, mediaType}`.
  * Remote URLs, audio, video, documents and generic binaries are rejected; a legacy `binary` part
  * with inline image data is upgraded to an image. All failures are INVALID_INPUT before the
- * stream (SPEC §2 table), each naming its field. The 8 MiB and 10 MiB limits count the bytes as
+ * stream (docs/protocol.md §2.3), each naming its field. The 8 MiB and 10 MiB limits count the bytes as
  * received, before any downsampling (docs/protocol.md §3.4).
  */
 
@@ -97,7 +97,7 @@ function imageCandidate(part: unknown, path: string, errors: ContentErrors): Ima
       return { mimeType: source['mimeType'], data: source['value'], filename: metadata?.['filename'] };
     }
     case 'binary': {
-      // Legacy AG-UI part: upgraded when it carries inline data with an image mime type (SPEC §3).
+      // Legacy AG-UI part: upgraded when it carries inline data with an image mime type (docs/protocol.md §3.3).
       if (typeof record['data'] !== 'string') {
         const key = typeof record['url'] === 'string' ? 'remoteMediaUnsupported' : 'onlyTextAndImages';
         errors.add(key, path, 'A binary part must carry inline image data.');
@@ -151,7 +151,7 @@ function isStrictBase64(data: string): boolean {
 /**
  * The caller's filename is kept only when it is already safe as an artifact name (≤ 255 UTF-8
  * bytes, no path, no control characters, not a Windows device name); otherwise the adapter names
- * the image itself (contract §A.3).
+ * the image itself (docs/protocol.md §3.4).
  */
 export function safeFilename(candidate: unknown): string | undefined {
   if (typeof candidate !== 'string' || candidate.length === 0) return undefined;

@@ -1,5 +1,5 @@
 /**
- * The `cwd` check (SPEC §3, §8): lexical only — the A2A kernel owns the filesystem, so the
+ * The `cwd` check (docs/protocol.md §3.6, §10.2): lexical only — the A2A kernel owns the filesystem, so the
  * adapter neither resolves symlinks nor creates directories. The path must be absolute, contain
  * no `..` segment, and lie inside one of the allowed roots when roots are configured.
  */

@@ -1,5 +1,5 @@
 /**
- * Admission (SPEC §4–§5): read the thread, decide, write — one compare-and-swap
+ * Admission (docs/protocol.md §6.4; docs/architecture.md §3.4): read the thread, decide, write — one compare-and-swap
  * (docs/architecture.md §3), re-decided when another instance changed the thread in between. A
  * store failure before the stream is 503 STATE_UNAVAILABLE; nothing is half-written because the
  * write is one CAS.

@@ -1,5 +1,5 @@
 /**
- * Reads one A2A stream for a run (contract §B.1, §B.5, §B.8): checks identities, makes new
+ * Reads one A2A stream for a run (docs/protocol.md §7.4, §5.1, §7.7): checks identities, makes new
  * identities durable before anything reveals them, translates signals into events, and stops at
  * the first new required input or at a state that ends the turn.
  */
@@ -57,7 +57,7 @@ export function absorbItem(session: RunSession, item: InboundItem, statusText = 
   return newRequiredInputs(session, item);
 }
 
-/** Inputs not yet pending and not already answered in this execution (contract §B.5). */
+/** Inputs not yet pending and not already answered in this execution (docs/protocol.md §5.1). */
 export function newRequiredInputs(session: RunSession, item: InboundItem): RequiredInput[] {
   const document = session.thread.document;
   const pending = new Set(document.execution.pending.map((entry) => entry.id));
@@ -72,7 +72,7 @@ export function newRequiredInputs(session: RunSession, item: InboundItem): Requi
 }
 
 /**
- * Identity rules (contract §B.1): the context must be the thread's; the first task id is kept and
+ * Identity rules (docs/protocol.md §7.6): the context must be the thread's; the first task id is kept and
  * never changes; a session id seen in this run never changes. New ids are committed before
  * returning, so no event can reveal an id that is not durable.
  */

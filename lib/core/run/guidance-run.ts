@@ -3,7 +3,7 @@
  * latest user message as one SendStreamingMessage on the live task and reads the whole stream only
  * to validate it. Success is exactly RUN_STARTED, RUN_FINISHED success — no session event, no text,
  * no usage, no reopened steps: the owning run shows the guidance's effect on its own stream.
- * Errors (contract-2 §2.3): a JSON-RPC error is SESSION_BACKUP_NOT_READY when its data says so,
+ * Errors (docs/protocol.md §6.13): a JSON-RPC error is SESSION_BACKUP_NOT_READY when its data says so,
  * else A2A_UNAVAILABLE; another task or context is A2A_PROTOCOL_ERROR; failed, rejected or
  * auth-required is A2A_EXECUTION_FAILED; canceled is CANCELLED; a transport failure is
  * A2A_UNAVAILABLE. A guidance run never writes after admission, never cancels the task — not on an

@@ -1,5 +1,5 @@
 /**
- * Renews the active-run lease while a run streams (SPEC §4 "Busy": default every 10 s for a 30 s
+ * Renews the active-run lease while a run streams (docs/protocol.md §6.6: default every 10 s for a 30 s
  * lease). A renewal that finds the lease gone aborts the run, which then ends with
  * RUN_ERROR EXECUTION_LOST (or CANCELLED when a cancel ended the execution) and writes nothing.
  */

@@ -1,4 +1,4 @@
-/** A new turn: the latest user message to SendStreamingMessage on a fresh task (contract §A.2). */
+/** A new turn: the latest user message to SendStreamingMessage on a fresh task (docs/protocol.md §7.2). */
 import { iacCodeMetadata, sendParams } from '../a2a/outbound.js';
 import { consumeStream } from './consume-stream.js';
 import { finishRun } from './run-ending.js';
@@ -16,7 +16,10 @@ export async function streamNewTurn(session: RunSession, signal: AbortSignal): P
     parts: userMessage.parts,
     iacCode: iacCodeMetadata(request.iacCode, request.cwd, session.language),
   });
-  const result = await consumeStream(session, session.kernel.sendStreamingMessage(params, { signal }));
+  const onTaskId = (taskId: string): void => {
+    session.wireTaskId ??= taskId;
+  };
+  const result = await consumeStream(session, session.kernel.sendStreamingMessage(params, { signal, onTaskId }));
   signal.throwIfAborted();
   await finishRun(session, result);
 }

@@ -1,5 +1,5 @@
 /**
- * Delivering validated answers to A2A (contract §A.5, §A.8, §B.9). An answer counts as accepted on
+ * Delivering validated answers to A2A (docs/protocol.md §5.6, §5.7). An answer counts as accepted on
  * the first event of its stream (or when SendMessage returns without an error); at that moment it
  * leaves pending and is recorded as applied — one write, before anything from that stream is
  * emitted — so a repeated answer never reaches A2A twice.
@@ -24,7 +24,7 @@ export async function deliverAnswers(session: RunSession, answers: Answer[], sig
   const prompts = answers.filter((answer) => !isPermission(answer.pending.input));
   if (prompts.length > 0) {
     // A question or option answer goes as text; when several are answered at once the last one is
-    // sent, as the peer adapter does (contract §A.5).
+    // sent, as the peer adapter does (docs/protocol.md §5.6).
     await deliverPrompt(session, prompts.at(-1) as Answer, signal);
     return;
   }
@@ -46,7 +46,7 @@ async function accept(session: RunSession, answers: Answer[]): Promise<void> {
   }
 }
 
-/** Before acceptance: a rejection keeps the interrupt pending (contract §B.9). */
+/** Before acceptance: a rejection keeps the interrupt pending (docs/protocol.md §5.7). */
 function rejected(error: unknown, notAccepted: MessageKey): RunFailure {
   if (error instanceof RunFailure) return new RunFailure(error.code, error.messageKey, false, { cause: error });
   if (error instanceof KernelRpcError) {
@@ -111,7 +111,7 @@ async function deliverPrompt(session: RunSession, answer: Answer, signal: AbortS
 /**
  * How a run goes on after the stream that delivered an answer ended (docs/protocol.md §5.6): a new
  * required input or a stop state ends the run from that stream; otherwise the task still works
- * (a prompt answer's stream may end while a pipeline goes on, contract-2 §6.3), so the run follows
+ * (a prompt answer's stream may end while a pipeline goes on, docs/protocol.md §5.6), so the run follows
  * the task with SubscribeToTask instead of failing. Every answer kind delivered by a streaming
  * message ends through here.
  */
@@ -123,7 +123,7 @@ export async function finishAnswerStream(session: RunSession, result: StreamResu
   await finishFromSubscription(session, signal);
 }
 
-/** Permissions from the task's own input: one streaming message each (contract §A.5 table, row 1). */
+/** Permissions from the task's own input: one streaming message each (docs/protocol.md §5.6). */
 async function deliverStreamingPermissions(session: RunSession, answers: Answer[], signal: AbortSignal): Promise<void> {
   let result: StreamResult | undefined;
   for (const answer of answers) {
@@ -136,7 +136,7 @@ async function deliverStreamingPermissions(session: RunSession, answers: Answer[
   await finishAnswerStream(session, result as StreamResult, signal);
 }
 
-/** Sideband permissions: SendMessage each, then follow the task (contract §A.5 row 2, §A.8). */
+/** Sideband permissions: SendMessage each, then follow the task (docs/protocol.md §5.6). */
 async function deliverSideband(session: RunSession, answers: Answer[], signal: AbortSignal): Promise<void> {
   for (const answer of answers) {
     const part = permissionAnswerPart(answer.pending, session.taskId as string, answer.entry);
@@ -151,7 +151,7 @@ async function deliverSideband(session: RunSession, answers: Answer[], signal: A
   await finishFromSubscription(session, signal);
 }
 
-/** After a sideband answer, catch up on the pipeline before the run ends (contract §B.7). */
+/** After a sideband answer, catch up on the pipeline before the run ends (docs/protocol.md §8.6). */
 async function catchUp(session: RunSession, result: StreamResult, signal: AbortSignal): Promise<void> {
   await recoverPipeline(session, signal);
   await finishRun(session, result);
@@ -159,7 +159,7 @@ async function catchUp(session: RunSession, result: StreamResult, signal: AbortS
 
 /**
  * GetTask; if the task has not stopped, SubscribeToTask; if that errors or ends early, GetTask
- * again — success only when that snapshot has stopped (contract §A.8; old kernels answer
+ * again — success only when that snapshot has stopped (docs/protocol.md §5.6; old kernels answer
  * SubscribeToTask on a parked task with an error).
  */
 async function finishFromSubscription(session: RunSession, signal: AbortSignal): Promise<void> {

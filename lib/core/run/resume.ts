@@ -1,5 +1,5 @@
 /**
- * A resume run (SPEC §4 "Resume"; contract §A.6, §D.6): pre-flight against the kernel, then
+ * A resume run (docs/protocol.md §5.4; docs/protocol.md §5.4, §5.5): pre-flight against the kernel, then
  * reconciliation and validation of every answer, and only then delivery. Until A2A accepts an
  * answer every failure leaves the interrupt pending and the task parked, so a retry works.
  */
@@ -26,7 +26,7 @@ function appliedAnswers(document: ThreadDocument): Map<string, string> {
   return new Map(document.appliedResumes.filter((applied) => applied.executionId === executionId).map((applied) => [applied.interruptId, applied.digest]));
 }
 
-/** Before an answer is accepted nothing is abandoned: the interrupt stays pending (contract §B.9). */
+/** Before an answer is accepted nothing is abandoned: the interrupt stays pending (docs/protocol.md §5.7). */
 function keepInterrupt(error: unknown): RunFailure {
   const failure = classifyRunError(error);
   return new RunFailure(failure.code, failure.messageKey, false, { cause: error });
@@ -34,8 +34,8 @@ function keepInterrupt(error: unknown): RunFailure {
 
 /**
  * The kernel no longer has the task or the session: the execution cannot go on, so it ends — its
- * pending interrupts with it — and the thread is free for a new turn (SPEC §2 EXECUTION_LOST).
- * Nothing is sent to the kernel (contract §E.37).
+ * pending interrupts with it — and the thread is free for a new turn (docs/protocol.md §5.4).
+ * Nothing is sent to the kernel (docs/protocol.md §5.4).
  */
 async function loseExecution(session: RunSession, key: 'executionLostTask' | 'executionLostSession'): Promise<never> {
   await session.thread.update(cancelCurrentExecution);
@@ -54,7 +54,7 @@ export async function streamResume(session: RunSession, entries: readonly Resume
     throw allApplied ? new RunFailure('RESUME_ALREADY_APPLIED', 'resumeAlreadyApplied', false) : new RunFailure('EXECUTION_LOST', 'executionLostTask', false);
   }
 
-  // 2. The iac-code session must be restorable (SPEC §8 for kernels without the route).
+  // 2. The iac-code session must be restorable (docs/protocol.md §7.8).
   if (session.sessionId) {
     const restored = await kernel.ensureSessionRestored({ cwd: document.cwd, sessionId: session.sessionId, taskId }, { signal }).catch((error: unknown) => {
       throw keepInterrupt(error);
@@ -77,7 +77,7 @@ export async function streamResume(session: RunSession, entries: readonly Resume
   // The kernel ended the task: nothing can be answered any more.
   if (snapshot.state && TERMINAL_STATES.has(snapshot.state)) return loseExecution(session, 'executionLostTask');
 
-  // 4. The snapshot's signals, without its status text and pipeline events (contract §A.6 step 4).
+  // 4. The snapshot's signals, without its status text and pipeline events (docs/protocol.md §5.4).
   session.emitAll(session.translator.apply(snapshot, { statusText: false }));
 
   // 5. Pipeline catch-up after the persisted cursor; a kernel without pipeline state answers 404.
@@ -95,7 +95,7 @@ export async function streamResume(session: RunSession, entries: readonly Resume
   );
   const plan = planResume({ entries, pending, knownBefore: new Set(document.execution.pending.map((item) => item.id)), applied });
   // A rejected resume changes nothing: an interrupt discovered now is stored only once it is
-  // announced or answered, so a later resume still treats it as new (contract §D.6).
+  // announced or answered, so a later resume still treats it as new (docs/protocol.md §5.5).
   if (plan.kind === 'fail') throw new RunFailure(plan.code, plan.key, false);
   if (JSON.stringify(pending) !== JSON.stringify(document.execution.pending)) await thread.update((current) => replacePending(current, pending));
 

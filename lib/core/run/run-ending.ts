@@ -1,5 +1,5 @@
 /**
- * How a run ends (contract §B.8): the last A2A state decides success or failure; spans are closed
+ * How a run ends (docs/protocol.md §7.7): the last A2A state decides success or failure; spans are closed
  * and the final write — which releases the lease in the same compare-and-swap — happens before
  * the terminal event is emitted.
  */
@@ -21,7 +21,7 @@ export function failureForState(lastState: string | undefined): RunFailure | und
   if (lastState === 'failed' || lastState === 'rejected' || lastState === 'auth-required') {
     return new RunFailure('A2A_EXECUTION_FAILED', 'a2aExecutionFailed', false);
   }
-  // The stream ended while the task was still working: it is abandoned (contract §B.8).
+  // The stream ended while the task was still working: it is abandoned (docs/protocol.md §7.7).
   return new RunFailure('A2A_EXECUTION_FAILED', 'a2aExecutionFailed', true);
 }
 
@@ -32,7 +32,7 @@ export async function finishRun(session: RunSession, result: StreamResult): Prom
 }
 
 /**
- * Commit before announce (SPEC §4): the interrupts are durable — and the lease released in the
+ * Commit before announce (docs/protocol.md §6.9): the interrupts are durable — and the lease released in the
  * same write — before RUN_FINISHED reveals them. A failed commit cancels the task and shows
  * nothing (RUN_ERROR STATE_PERSISTENCE_FAILED via the caller's failure path).
  */
@@ -52,7 +52,7 @@ export async function finishWithInterrupt(session: RunSession, inputs: readonly 
 /**
  * A commit whose answer was lost may still have landed: then the interrupt is durable and is
  * announced. Otherwise nothing is shown and the task is cancelled even though the stored document
- * may list an older interrupt — the one being committed was never durable (SPEC §4 "Fail closed").
+ * may list an older interrupt — the one being committed was never durable (docs/protocol.md §6.9).
  */
 async function committedAnyway(session: RunSession, inputs: readonly RequiredInput[], error: unknown): Promise<ThreadDocument> {
   if (!(error instanceof StoreError)) throw classifyRunError(error);
@@ -105,7 +105,7 @@ export async function abandonRun(session: RunSession, reported: RunFailure): Pro
   session.emit(session.runError(failure));
   if (failure.leaseLost) {
     // The thread belongs to someone else now: no write; only a cancelled execution's task is cancelled.
-    if (failure.abandonTask && session.taskId) await cancelQuietly(session, session.taskId);
+    if (failure.abandonTask && session.taskToCancel) await cancelQuietly(session, session.taskToCancel);
     return;
   }
   await releaseAfterFailure(session, failure.abandonTask, failure.forceCancel);
@@ -113,7 +113,7 @@ export async function abandonRun(session: RunSession, reported: RunFailure): Pro
 
 /**
  * A cancel that landed on another instance shows here only as a broken or ended stream; the
- * thread document tells it apart, and the run then ends with CANCELLED (SPEC §4 "Cancel").
+ * thread document tells it apart, and the run then ends with CANCELLED (docs/protocol.md §6.7).
  */
 async function explainFailure(session: RunSession, failure: RunFailure): Promise<RunFailure> {
   if (failure.leaseLost || session.startedCancelled || failure.code === 'CANCELLED' || failure.code === 'STATE_PERSISTENCE_FAILED') return failure;
@@ -122,7 +122,7 @@ async function explainFailure(session: RunSession, failure: RunFailure): Promise
   return failure;
 }
 
-/** CancelTask on a clean-up path: bounded in time, failures only logged (contract §A.7). */
+/** CancelTask on a clean-up path: bounded in time, failures only logged (docs/protocol.md §7.11). */
 export async function cancelQuietly(session: RunSession, taskId: string): Promise<void> {
   await session.kernel
     .cancelTask(taskId, { signal: AbortSignal.timeout(CLEANUP_CALL_MS) })
@@ -131,7 +131,7 @@ export async function cancelQuietly(session: RunSession, taskId: string): Promis
 
 const CLEANUP_CALL_MS = 5_000;
 
-/** Cancels the task exactly when no interrupt is pending in the stored document (SPEC §4 "Disconnect"). */
+/** Cancels the task exactly when no interrupt is pending in the stored document (docs/protocol.md §6.8). */
 export async function releaseAfterFailure(session: RunSession, cancelTask: boolean, force = false): Promise<'cancelled' | 'kept' | 'lost'> {
   const { logger } = session.deps;
   let pending = session.thread.document.execution.pending.length > 0;
@@ -145,8 +145,11 @@ export async function releaseAfterFailure(session: RunSession, cancelTask: boole
     logger.warn('could not re-read the thread before releasing it', { error: errorFields(error) });
   }
   if (!owned) return 'lost';
-  const cancel = cancelTask && (force || !pending) && session.taskId !== undefined;
-  if (cancel && session.taskId) await cancelQuietly(session, session.taskId);
+  // A task the kernel started but the run never adopted (the stream failed on its first event) is
+  // cancelled too: it would otherwise run on with no one reading it (docs/protocol.md §2.4).
+  const taskId = session.taskToCancel;
+  const cancel = cancelTask && (force || !pending) && taskId !== undefined;
+  if (cancel && taskId) await cancelQuietly(session, taskId);
   try {
     const update = cancel
       ? cancelCurrentExecution

@@ -1,5 +1,5 @@
 /**
- * How a run fails once the stream is open (SPEC §2 table, "stream" rows; contract §B.8–§B.9):
+ * How a run fails once the stream is open (docs/protocol.md §2.4; docs/protocol.md §2.4):
  * every failure becomes one RUN_ERROR with a code and a message key, plus what must happen to
  * the A2A task and the execution.
  */
@@ -23,7 +23,7 @@ export class RunFailure extends Error {
     this.forceCancel = options?.forceCancel ?? false;
   }
 
-  /** The run no longer holds the thread, so it must not write to it again (SPEC §4 "Busy"). */
+  /** The run no longer holds the thread, so it must not write to it again (docs/protocol.md §6.6). */
   readonly leaseLost: boolean;
   /**
    * Cancel the task even though an interrupt is still pending in the document: A2A accepted an
@@ -37,7 +37,7 @@ export class RunFailure extends Error {
  * record, or raised an interrupt the adapter could not commit — so the stored document keeps an
  * interrupt pending that no longer describes the task. STATE_PERSISTENCE_FAILED, and the task is
  * cancelled even though that interrupt is pending (forceCancel): a retry must never deliver an
- * answer twice nor announce an interrupt that was never durable (SPEC §4 "Fail closed";
+ * answer twice nor announce an interrupt that was never durable (docs/protocol.md §6.9;
  * docs/architecture.md §5). The one way both places (resume-delivery.ts, run-ending.ts) say it.
  */
 export function persistenceFailureKeepingInterrupt(cause: StoreError): RunFailure {
@@ -48,11 +48,11 @@ export function protocolViolation(detail: string): RunFailure {
   return new RunFailure('A2A_PROTOCOL_ERROR', 'a2aProtocolError', true, { cause: new Error(detail) });
 }
 
-/** Maps anything thrown while a run streams to its RUN_ERROR (contract §B.8 last bullet). */
+/** Maps anything thrown while a run streams to its RUN_ERROR (docs/protocol.md §2.4). */
 export function classifyRunError(error: unknown): RunFailure {
   if (error instanceof RunFailure) return error;
   if (error instanceof LeaseLostError) {
-    // Another run or a cancel owns the thread now: end without touching the task (SPEC §4 "Busy").
+    // Another run or a cancel owns the thread now: end without touching the task (docs/protocol.md §6.6).
     const options = { cause: error, leaseLost: true };
     // A cancel that landed on another instance already ended the execution; cancelling the task
     // again from here is idempotent and covers a CancelTask that instance could not deliver.

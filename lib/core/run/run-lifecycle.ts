@@ -1,5 +1,5 @@
 /**
- * One admitted run, from RUN_STARTED to its single terminal event (SPEC §4). Runs to completion
+ * One admitted run, from RUN_STARTED to its single terminal event (docs/protocol.md §4.3, §4.11). Runs to completion
  * even when the caller disconnects, so the disconnect policy (cancel the A2A task exactly when no
  * interrupt is pending) always executes.
  */
@@ -25,13 +25,13 @@ export interface RunInput {
 export async function runAdmitted(deps: RunDeps, input: RunInput, emit: Emit): Promise<void> {
   const session = new RunSession(deps, input.request, input.language, input.thread, emit);
   emit(session.runStarted());
-  // Steps a previous run of this execution left active are reopened (contract §B.7).
+  // Steps a previous run of this execution left active are reopened (docs/protocol.md §8.4).
   session.emitAll(session.translator.reopenSteps());
   const keeper = new LeaseKeeper(session);
   const signal = AbortSignal.any([input.signal, keeper.signal]);
   try {
     if (input.orphanTaskId) {
-      // The previous holder died mid-run; its task has no one left to read it (SPEC §4 "Busy").
+      // The previous holder died mid-run; its task has no one left to read it (docs/protocol.md §6.6).
       await cancelQuietly(session, input.orphanTaskId);
     }
     if (input.request.resume !== undefined) await streamResume(session, input.request.resume, signal);

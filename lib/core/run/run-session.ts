@@ -29,6 +29,12 @@ export class RunSession {
   readonly make: MakeEvent;
   readonly translator: RunTranslator;
   taskId: string | undefined;
+  /**
+   * The task the kernel named on the wire for this run's message, seen before any event was
+   * parsed (KernelCallOptions.onTaskId). Never adopted as the run's task — no identity check or
+   * durable write stands behind it — only cancelled when the run fails first (docs/protocol.md §2.4).
+   */
+  wireTaskId: string | undefined;
   sessionId: string | undefined;
   /** Set once this run has seen a session id from A2A; a different one after that is a violation. */
   sessionSeenInRun = false;
@@ -63,11 +69,16 @@ export class RunSession {
     return this.deps.kernel;
   }
 
+  /** The task a failed run cancels: its own, or the one the kernel started before the run could adopt it. */
+  get taskToCancel(): string | undefined {
+    return this.taskId ?? this.wireTaskId;
+  }
+
   emitAll(events: readonly AguiEvent[]): void {
     for (const event of events) this.emit(event);
   }
 
-  /** `iac-code.session.v1`, exactly once per run (contract §C "Session event timing"). */
+  /** `iac-code.session.v1`, exactly once per run (docs/protocol.md §4.9). */
   emitSessionOnce(): void {
     if (this.sessionEmitted) return;
     this.sessionEmitted = true;

@@ -1,6 +1,6 @@
 /**
  * A run's handle on its thread document: every write is a compare-and-swap (docs/architecture.md
- * §3) that first checks the run still holds its lease (SPEC §4 "Busy": a run that lost its lease
+ * §3) that first checks the run still holds its lease (docs/protocol.md §6.6: a run that lost its lease
  * does not write again). Writes from one run are serialised, and the last document read is reused
  * as the expected revision so a write costs one store request unless another instance wrote in
  * between.
@@ -77,7 +77,7 @@ export class RunThread {
 
   /**
    * The run's execution was cancelled — still the thread's current execution, now terminal — as
-   * opposed to rotated out by a run that took over an expired lease (SPEC §4 "Busy").
+   * opposed to rotated out by a run that took over an expired lease (docs/protocol.md §6.6).
    */
   wasCancelled(document: ThreadDocument = this.current): boolean {
     return document.execution.executionId === this.executionId && isExecutionTerminal(document, this.executionId);

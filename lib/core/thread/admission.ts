@@ -1,5 +1,5 @@
 /**
- * Admission of a run into its thread (SPEC §4 "Identity", "Busy"; contract §D.3): a pure decision
+ * Admission of a run into its thread (docs/protocol.md §6.4; docs/protocol.md §6.4): a pure decision
  * over the stored document. The caller writes the result with one compare-and-swap; a conflict
  * means another instance changed the thread, so it re-reads and decides again.
  */
@@ -11,7 +11,7 @@ import { newExecution, THREAD_SCHEMA_VERSION, type ThreadDocument } from './docu
 import { keyedRecord, newestEntries, ownValue, withEntry } from './keyed-record.js';
 
 /**
- * Bounds that keep the document small (SPEC §5): run ids remembered for idempotency, and rotated
+ * Bounds that keep the document small (docs/protocol.md §1.4): run ids remembered for idempotency, and rotated
  * executions remembered for the cancel route. Answers are remembered for the current execution only.
  */
 export const MAX_RUN_DIGESTS = 1000;
@@ -71,7 +71,7 @@ export function admitRun(stored: ThreadDocument | undefined, request: RunRequest
   const execution = stored.execution;
   const hasPending = execution.pending.length > 0;
   // An expired lease belonged to an instance that died mid-run. Its task is orphaned unless it is
-  // parked on a durable interrupt, which stays resumable (SPEC §4 "Busy", "Disconnect").
+  // parked on a durable interrupt, which stays resumable (docs/protocol.md §6.6, §6.8).
   const orphanTaskId = holder && !hasPending ? (execution.taskId ?? undefined) : undefined;
 
   if (isResume) {
@@ -86,7 +86,7 @@ export function admitRun(stored: ThreadDocument | undefined, request: RunRequest
   }
   if (hasPending) throw new AdapterError('RESUME_REQUIRED', 'resumeRequired');
 
-  // A later normal turn starts a new execution on the same A2A context (SPEC §4 "Identity").
+  // A later normal turn starts a new execution on the same A2A context (docs/protocol.md §6.5).
   return {
     document: {
       ...stored,

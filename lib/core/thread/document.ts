@@ -1,5 +1,5 @@
 /**
- * The thread document (SPEC §5): one small JSON object per thread holding bindings, identities,
+ * The thread document (docs/protocol.md §6.10): one small JSON object per thread holding bindings, identities,
  * pending interrupts, idempotency digests, terminal executions and the active-run lease — never
  * conversation text, artifacts, LLM keys or headers, AccessKey secrets or STS tokens.
  * It is validated on every load; anything else (including another schemaVersion) is corrupt and
@@ -27,9 +27,9 @@ const keyedStrings = z.pipe(
 const pendingInterruptSchema = z.object({
   /** The interrupt id (= the A2A inputId). */
   id: z.string(),
-  /** The allow-listed projection of the A2A input (contract §B.5). */
+  /** The allow-listed projection of the A2A input (docs/protocol.md §5.1). */
   input: z.record(z.string(), z.unknown()),
-  /** Answered through SendMessage instead of a streaming message (contract §A.5). */
+  /** Answered through SendMessage instead of a streaming message (docs/protocol.md §5.1, §5.6). */
   sideband: z.boolean(),
 });
 
@@ -47,7 +47,7 @@ const executionSchema = z.object({
 const leaseSchema = z.object({
   runId: z.string(),
   leaseId: z.string(),
-  /** Epoch milliseconds after which another instance may take the thread over (SPEC §4 "Busy"). */
+  /** Epoch milliseconds after which another instance may take the thread over (docs/protocol.md §6.6). */
   expiresAt: z.number(),
 });
 

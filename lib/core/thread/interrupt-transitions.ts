@@ -1,5 +1,5 @@
 /**
- * Pure transitions for interrupts, answers and cancellation (SPEC §4; contract §D.5–§D.7).
+ * Pure transitions for interrupts, answers and cancellation (docs/protocol.md §5; docs/protocol.md §5.7, §6.7).
  */
 import type { RequiredInput } from '../interrupts/inputs.js';
 import type { DurableRunState } from '../translate/run-translator.js';
@@ -22,7 +22,7 @@ export function isApplied(document: ThreadDocument, interruptId: string): boolea
 }
 
 /**
- * Commits interrupts and releases the lease in the same write (SPEC §4 "Busy": a resume right
+ * Commits interrupts and releases the lease in the same write (docs/protocol.md §6.6: a resume right
  * after an interrupt is never THREAD_BUSY).
  */
 export function commitInterrupts(document: ThreadDocument, inputs: readonly RequiredInput[], durable: DurableRunState): ThreadDocument {

@@ -1,4 +1,4 @@
-/** Validates a loaded document against the schema and its own thread id (SPEC §5). */
+/** Validates a loaded document against the schema and its own thread id (docs/protocol.md §6.10). */
 import { StoreCorruptError } from '../ports.js';
 import { type ThreadDocument, threadDocumentSchema } from './document.js';
 

@@ -1,5 +1,5 @@
 /**
- * Pure transitions of the thread document while a run holds its lease (SPEC §4, §5). Each is
+ * Pure transitions of the thread document while a run holds its lease (docs/protocol.md §6.9; docs/architecture.md §2.4). Each is
  * applied inside one compare-and-swap by RunThread.update.
  */
 import type { DurableRunState } from '../translate/run-translator.js';
@@ -11,7 +11,7 @@ export function renewLease(document: ThreadDocument, expiresAt: number): ThreadD
   return { ...document, activeRun: { ...document.activeRun, expiresAt } };
 }
 
-/** Task and session ids are durable before any event reveals them (SPEC §4 "Fail closed"). */
+/** Task and session ids are durable before any event reveals them (docs/protocol.md §6.9). */
 export function recordIdentities(document: ThreadDocument, ids: { taskId?: string | undefined; sessionId?: string | undefined }): ThreadDocument {
   return {
     ...document,
@@ -28,7 +28,7 @@ export interface RunEnd {
   clearTask: boolean;
 }
 
-/** Ends the run: the same write releases the lease (SPEC §4 "Busy"). */
+/** Ends the run: the same write releases the lease (docs/protocol.md §6.6). */
 export function endRun(document: ThreadDocument, end: RunEnd): ThreadDocument {
   const execution = document.execution;
   return {

@@ -1,5 +1,5 @@
 /**
- * Thread keys (SPEC §5, normative for every driver; docs/protocol.md §6.11): the raw threadId when
+ * Thread keys (docs/protocol.md §6.11, normative for every driver; docs/protocol.md §6.11): the raw threadId when
  * it is a safe lower-case file name of at most 200 characters, else "aguiid~" + UTF-8 hex when
  * that stays ≤ 200 characters, else "aguihash~" + SHA-256 hex. Encoding upper-case ids keeps
  * "Thread-1" and "thread-1" apart on case-insensitive filesystems; the 200-character cap keeps

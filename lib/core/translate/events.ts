@@ -52,7 +52,23 @@ export const CUSTOM_PIPELINE = 'iac-code.pipeline.v1';
 
 export type Clock = () => number;
 
+/** The value of `iac-code.session.v1` (docs/protocol.md §4.9): null for an id not known yet. */
+export interface SessionValue {
+  threadId: string;
+  aguiRunId: string;
+  executionId: string;
+  contextId: string;
+  taskId: string | null;
+  rosInvocationId: string;
+  sessionId: string | null;
+}
+
 export type MakeEvent = <T extends AguiEventType>(type: T, fields: EventFields<T>) => AguiEventOf<T>;
+
+/** The `iac-code.session.v1` event, emitted by a run and by an observation alike (docs/protocol.md §4.9, §6.14). */
+export function sessionEvent(make: MakeEvent, value: SessionValue): AguiEventOf<'CUSTOM'> {
+  return make('CUSTOM', { name: CUSTOM_SESSION, value: { schemaVersion: 1, ...value } });
+}
 
 /** Builds events stamped by one clock with an integer timestamp; drops undefined and null fields. */
 export function eventFactory(clock: Clock): MakeEvent {

@@ -1,5 +1,5 @@
 /**
- * The per-run fold from A2A items to AG-UI events (contract §B.2–§B.4, §C). Pure: it neither
+ * The per-run fold from A2A items to AG-UI events (docs/protocol.md §4.4, §7.5). Pure: it neither
  * persists nor decides how the run ends — lib/core/run does that — it only maps signals.
  */
 import { agentText, type InboundItem } from '../a2a/inbound.js';
@@ -26,7 +26,7 @@ export interface TranslatorSeed {
 export interface ApplyOptions {
   /**
    * False when mapping a task snapshot during resume pre-flight: its status text and its pipeline
-   * events are left out, its tool, thinking, usage and artifact signals kept (contract §A.6 step 4).
+   * events are left out, its tool, thinking, usage and artifact signals kept (docs/protocol.md §5.4).
    */
   statusText: boolean;
 }
@@ -36,6 +36,15 @@ export interface DurableRunState {
   textDigests: string[];
   pipelineSequence: number;
   pipelineOpenSteps: string[];
+}
+
+/**
+ * The translator of a run — or an observation — of an execution, seeded with what earlier runs of
+ * it left durable in the thread document: text digests (docs/protocol.md §4.6), the pipeline cursor
+ * and open steps (§8.2, §8.4).
+ */
+export function translatorFor(execution: DurableRunState, run: Omit<TranslatorSeed, keyof DurableRunState>): RunTranslator {
+  return new RunTranslator({ ...run, textDigests: execution.textDigests, pipelineSequence: execution.pipelineSequence, pipelineOpenSteps: execution.pipelineOpenSteps });
 }
 
 function record(value: unknown): JsonObject | undefined {
@@ -55,12 +64,12 @@ export class RunTranslator {
     this.pipeline = new PipelineLane(seed.make, this.tools, this.usage, { threadId: seed.threadId, cursor: seed.pipelineSequence, openSteps: seed.pipelineOpenSteps });
   }
 
-  /** STEP_STARTED for the steps a previous run of this execution left active (contract §B.7). */
+  /** STEP_STARTED for the steps a previous run of this execution left active (docs/protocol.md §8.4). */
   reopenSteps(): AguiEvent[] {
     return this.pipeline.reopenSteps();
   }
 
-  /** Maps a `/iac-code/pipeline/state` answer as recovery (contract §B.7). */
+  /** Maps a `/iac-code/pipeline/state` answer as recovery (docs/protocol.md §8.6). */
   recover(state: JsonObject): AguiEvent[] {
     return this.pipeline.recover(state);
   }
@@ -88,12 +97,12 @@ export class RunTranslator {
     return events;
   }
 
-  /** A TOOL_CALL_RESULT for an answered question (contract §A.5). */
+  /** A TOOL_CALL_RESULT for an answered question (docs/protocol.md §5.6). */
   toolResult(toolCallId: string, content: string): AguiEvent[] {
     return this.tools.result(toolCallId, content);
   }
 
-  /** Closes reasoning, tool, text and step spans, in that order (contract §B.8). */
+  /** Closes reasoning, tool, text and step spans, in that order (docs/protocol.md §4.3). */
   closeSpans(): AguiEvent[] {
     return [
       ...this.text.closeReasoning(),
@@ -120,7 +129,7 @@ export class RunTranslator {
       const isFinal = record(item.iac['assistantFinal'])?.['complete'] === true;
       return this.text.text(item.statusMessage?.messageId || undefined, status, isFinal);
     }
-    // History is read only from a task without status text, before any text of this run (§B.2).
+    // History is read only from a task without status text, before any text of this run (docs/protocol.md §4.5).
     if (item.kind !== 'task' || this.text.emittedText) return [];
     const trailing: string[] = [];
     let lastId: string | undefined;

@@ -1,5 +1,5 @@
 /**
- * Resume de-duplication of assistant text (contract §B.3).
+ * Resume de-duplication of assistant text (docs/protocol.md §4.6).
  *
  * When a run starts again on the same A2A task the kernel may repeat text the caller has already
  * seen (cumulative status texts, a replayed final text). The thread document keeps digests of

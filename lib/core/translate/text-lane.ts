@@ -1,5 +1,5 @@
 /**
- * Assistant text and raw reasoning → TEXT_MESSAGE_* and REASONING_* (contract §B.3).
+ * Assistant text and raw reasoning → TEXT_MESSAGE_* and REASONING_* (docs/protocol.md §4.5).
  *
  * One text message is open at a time outside pipelines: a new message id ends the previous one.
  * Starting text closes any open reasoning first. The full text of every message is kept so its
@@ -30,7 +30,7 @@ export class TextLane {
   }
 
   text(messageId: string | undefined, text: string, isFinal: boolean): AguiEvent[] {
-    // The final status repeats the whole answer; it only counts when nothing was streamed (§B.2).
+    // The final status repeats the whole answer; it only counts when nothing was streamed (docs/protocol.md §4.5).
     if (isFinal && this.emittedText) return [];
     const events = this.closeReasoning();
     const id = messageId ?? this.openMessageId ?? `assistant-${this.newId()}`;

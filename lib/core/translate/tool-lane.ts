@@ -1,5 +1,5 @@
 /**
- * `metadata.iac_code.tool` → TOOL_CALL_* and the tool-progress CUSTOM event (contract §B.4).
+ * `metadata.iac_code.tool` → TOOL_CALL_* and the tool-progress CUSTOM event (docs/protocol.md §4.7).
  */
 import type { JsonObject } from '../a2a/wire-types.js';
 import { canonicalJson } from '../canonical-json.js';

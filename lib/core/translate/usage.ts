@@ -1,5 +1,5 @@
 /**
- * Token usage, summed per (provider, model) for RUN_FINISHED/RUN_ERROR `usage` (contract §C).
+ * Token usage, summed per (provider, model) for RUN_FINISHED/RUN_ERROR `usage` (docs/protocol.md §4.10).
  * Counters may arrive as integer-valued floats (protobuf Struct, e.g. 6497.0); they are
  * recorded as integers.
  */

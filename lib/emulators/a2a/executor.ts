@@ -17,9 +17,11 @@ export interface RpcFault {
   method: string;
   /**
    * `error`: a JSON-RPC error object; `emptyStream`: an SSE response with no event; `http`: a bare
-   * HTTP error; `hang`: an SSE response that never sends anything (until the client leaves).
+   * HTTP error; `hang`: an SSE response that never sends anything (until the client leaves);
+   * `cutFirstEvent`: the method runs (a task starts), but the connection breaks halfway through
+   * the first event — a kernel crash or a proxy cutting the stream.
    */
-  kind: 'error' | 'emptyStream' | 'http' | 'hang';
+  kind: 'error' | 'emptyStream' | 'http' | 'hang' | 'cutFirstEvent';
   code?: number;
   message?: string;
   data?: unknown;
@@ -34,7 +36,7 @@ export interface EmulatorControls {
   silenceMs: number;
   /** Session state as /iac-code/session/ensure-restored reports it (default ok). */
   sessions: Map<string, SessionState>;
-  /** False: the kernel predates /iac-code/session/ensure-restored (v0.13.1, SPEC §8). */
+  /** False: the kernel predates /iac-code/session/ensure-restored (v0.13.1, docs/protocol.md §7.8). */
   restoreRoute: boolean;
   /**
    * How ensure-restored answers a missing session (docs/protocol.md §7.8): `status` — 404

@@ -1,6 +1,6 @@
 /**
  * Inputs as the iac-code kernel announces them under `metadata.iac_code.input` /
- * `pendingPermissions` (contract §B.5).
+ * `pendingPermissions` (docs/protocol.md §5.1).
  */
 import { randomUUID } from 'node:crypto';
 import type { AwaitedInput, Json, TaskScript } from './task-script.js';
@@ -28,7 +28,7 @@ export function permissionInput(script: TaskScript, options: { toolUseId: string
     language: 'en',
     required: true,
     ...(options.sideband ? { scope: 'candidate', subPipelineId: options.sideband.subPipelineId, operation: 'deploy', displayParameters: { stack: 'vpc-a' } } : {}),
-    // Not in the adapter's allow-list: it must never be stored or shown (contract §B.5).
+    // Not in the adapter's allow-list: it must never be stored or shown (docs/protocol.md §5.1).
     kernelTrace: 'kernel-internal-trace',
   };
 }

@@ -1,5 +1,5 @@
 /**
- * Scenarios that stop for a permission, a question or an option choice (contract §B.5, §A.5).
+ * Scenarios that stop for a permission, a question or an option choice (docs/protocol.md §5.1, §5.3).
  * Each parks on its input and continues when the adapter's answer arrives.
  */
 import type { EmulatorControls } from './executor.js';
@@ -62,7 +62,7 @@ const permissionThenLong: Scenario = async (script) => {
   script.finish('INPUT_REQUIRED');
 };
 
-/** A new permission raised right after the first answer (contract §E.36). */
+/** A new permission raised right after the first answer (docs/protocol.md §5.9). */
 const permissionChain: Scenario = async (script) => {
   script.task('SUBMITTED');
   await words(script, 'Two commands need approval. ');
@@ -93,7 +93,7 @@ const twoPermissions: Scenario = async (script) => {
   script.finish('INPUT_REQUIRED');
 };
 
-/** A sub-pipeline permission while the task keeps WORKING (contract §B.5 last paragraph). */
+/** A sub-pipeline permission while the task keeps WORKING (docs/protocol.md §5.1). */
 const subPipelinePermission: Scenario = async (script) => {
   script.task('SUBMITTED');
   await words(script, 'Candidate A is deploying. ');

@@ -1,6 +1,6 @@
 /**
- * iac-code's two HTTP endpoints beside JSON-RPC (contract §A.9): session restore and pipeline
- * state. The restore route can be switched off to behave like v0.13.1, which lacks it (SPEC §8).
+ * iac-code's two HTTP endpoints beside JSON-RPC (docs/protocol.md §7.8, §7.9): session restore and pipeline
+ * state. The restore route can be switched off to behave like v0.13.1, which lacks it (docs/protocol.md §7.8).
  */
 import type { Express } from 'express';
 import type { EmulatorControls } from './executor.js';
@@ -22,7 +22,7 @@ export function mountKernelRoutes(app: Express, controls: EmulatorControls, scri
     else if (state === 'backupNotReady') res.status(409).json({ error: { code: 'SESSION_BACKUP_NOT_READY', retryable: true, message: 'Session backup is still synchronizing.' } });
     else res.status(200).json({ status: 'current' });
   });
-  // A task that never ran a pipeline has no pipeline state: 404 (contract §A.9).
+  // A task that never ran a pipeline has no pipeline state: 404 (docs/protocol.md §7.9).
   app.get('/iac-code/pipeline/state', (req, res) => {
     const taskId = req.query['taskId'];
     const after = Number(req.query['afterSequence'] ?? '0');

@@ -1,7 +1,7 @@
 /**
  * Scenarios for reading a task the reader did not start (docs/protocol.md §5.6, §6.14): a task
  * watched by SubscribeToTask observers while its owner streams, and a prompt answer whose stream
- * ends while the task works on (contract-2 §6.3). Both wait for their SubscribeToTask streams
+ * ends while the task works on (docs/protocol.md §5.6). Both wait for their SubscribeToTask streams
  * before going on, so what each reader sees does not depend on timing. The second word of the
  * message picks how the task ends.
  */

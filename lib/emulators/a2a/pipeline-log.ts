@@ -1,7 +1,7 @@
 /**
- * A task's pipeline as the iac-code kernel records it (contract §B.6): envelopes with eventId and
+ * A task's pipeline as the iac-code kernel records it (docs/protocol.md §8.2): envelopes with eventId and
  * a monotonic sequence, kept in a log that `/iac-code/pipeline/state` serves after a cursor
- * (contract §A.9, §B.7) — including events produced while no client was listening.
+ * (docs/protocol.md §7.9, §8.6) — including events produced while no client was listening.
  */
 import { randomUUID } from 'node:crypto';
 import type { Json } from './task-script.js';

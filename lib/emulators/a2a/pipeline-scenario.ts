@@ -1,5 +1,5 @@
 /**
- * A pipeline run with two candidates (contract §B.6, §E.3–4, §E.87): a parent step, a candidate
+ * A pipeline run with two candidates (docs/protocol.md §8.4, §8.6): a parent step, a candidate
  * step, parallel candidate text, thinking and tools, CUSTOM-worthy progress, then a sub-pipeline
  * permission for candidate 0 while candidate 1 keeps working unseen — its text reaches the adapter
  * only through `/iac-code/pipeline/state` on the resume.

@@ -1,10 +1,11 @@
 /**
  * What the iac-code kernel checks before running a JSON-RPC method, and the faults tests ask it
- * to produce (JSON-RPC errors such as SESSION_BACKUP_NOT_READY, an empty stream, an HTTP error).
+ * to produce (JSON-RPC errors such as SESSION_BACKUP_NOT_READY, an empty stream, an HTTP error, a
+ * connection broken in the middle of the first event).
  * GetTask and SubscribeToTask are answered from the task's script: a real kernel's tasks keep
  * changing whether or not a client reads the stream, while the SDK's store only records what a
  * live request consumed.
- * A permission answer must be exactly one data part with the six keys of contract §A.5, for the
+ * A permission answer must be exactly one data part with the six keys of docs/protocol.md §5.3, for the
  * task's open input; anything else is a JSON-RPC invalid-params error, as the kernel answers.
  * So is a binary part over the kernel's 5 MiB inline limit or of a type it refuses (data-parts.ts).
  */
@@ -44,6 +45,18 @@ export function permissionAnswerProblem(message: NonNullable<RpcBody['params']>[
   return undefined;
 }
 
+/** Sends the first half of the first SSE event, then breaks the connection. */
+function cutFirstEvent(res: Response): void {
+  const write = res.write.bind(res) as (chunk: unknown, ...rest: unknown[]) => boolean;
+  res.write = ((chunk: unknown) => {
+    const text = typeof chunk === 'string' ? chunk : Buffer.isBuffer(chunk) ? chunk.toString('utf8') : '';
+    if (!text.startsWith('data:')) return write(chunk);
+    write(text.slice(0, Math.ceil(text.length / 2)), () => res.socket?.destroy());
+    res.write = (() => false) as Response['write'];
+    return false;
+  }) as Response['write'];
+}
+
 export function rpcGuard(controls: EmulatorControls, scripts: ReadonlyMap<string, TaskScript>) {
   return (req: Request, res: Response, next: NextFunction): void => {
     const body = req.body as RpcBody | undefined;
@@ -56,6 +69,11 @@ export function rpcGuard(controls: EmulatorControls, scripts: ReadonlyMap<string
     if (fault) {
       fault.times = (fault.times ?? 1) - 1;
       if (fault.times <= 0) controls.rpcFaults.splice(index, 1);
+      if (fault.kind === 'cutFirstEvent') {
+        cutFirstEvent(res);
+        next();
+        return;
+      }
       if (fault.kind === 'error') rpcError(res, body.id, fault.code ?? -32603, fault.message ?? 'Injected error', fault.data);
       else if (fault.kind === 'emptyStream') res.status(200).set({ 'content-type': 'text/event-stream', 'cache-control': 'no-cache' }).end();
       else if (fault.kind === 'hang') res.status(200).set({ 'content-type': 'text/event-stream', 'cache-control': 'no-cache' }).flushHeaders();

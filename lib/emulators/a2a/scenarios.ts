@@ -25,10 +25,17 @@ async function streamWords(script: TaskScript, sentence: string): Promise<void> 
   }
 }
 
+/** Characters of the user's text the greeting repeats: a kernel's answer does not echo megabytes of input. */
+const ECHO_CHARS = 1_000;
+
+function echoOf(text: string): string {
+  return text.length <= ECHO_CHARS ? text : `${text.slice(0, ECHO_CHARS)}… (${text.length} characters)`;
+}
+
 const normal: Scenario = async (script, input) => {
   script.task('SUBMITTED');
   script.status('WORKING');
-  await streamWords(script, `Hello from the iac-code emulator. You said: ${input.text}`);
+  await streamWords(script, `Hello from the iac-code emulator. You said: ${echoOf(input.text)}`);
   script.status('WORKING', { usage: USAGE });
   script.finish('INPUT_REQUIRED');
 };

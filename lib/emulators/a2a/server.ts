@@ -1,5 +1,5 @@
 /**
- * The iac-code A2A emulator (SPEC §7): a real A2A 1.0 JSON-RPC server made with @a2a-js/sdk that
+ * The iac-code A2A emulator (docs/architecture.md §9.2): a real A2A 1.0 JSON-RPC server made with @a2a-js/sdk that
  * speaks the iac-code wire contract, plus iac-code's two HTTP endpoints. It records every request
  * it receives so tests can assert the exact A2A traffic, and checks an optional bearer token.
  * The adapter never knows it is talking to an emulator.
@@ -33,7 +33,7 @@ export interface A2AEmulatorOptions {
   host?: string;
   token?: string;
   silenceMs?: number;
-  /** False: behave like v0.13.1, which has no /iac-code/session/ensure-restored (SPEC §8). */
+  /** False: behave like v0.13.1, which has no /iac-code/session/ensure-restored (docs/protocol.md §7.8). */
   restoreRoute?: boolean;
   /** How a missing session is answered (EmulatorControls.missingSessionAnswer; default `status`). */
   missingSessionAnswer?: 'status' | 'error';
@@ -51,7 +51,7 @@ export interface A2AEmulator {
 
 const USAGE_COUNTER = /("(?:inputTokens|outputTokens|totalTokens|cachedInputTokens)":)(\d+)(?=[,}])/g;
 
-/** The kernel serialises metadata through protobuf Struct, so counters arrive as 1200.0 (contract §B.2). */
+/** The kernel serialises metadata through protobuf Struct, so counters arrive as 1200.0 (docs/protocol.md §4.10). */
 function floatUsageCounters(_req: Request, res: Response, next: NextFunction): void {
   const write = res.write.bind(res) as (chunk: unknown, ...rest: unknown[]) => boolean;
   res.write = ((chunk: unknown, ...rest: unknown[]) => {

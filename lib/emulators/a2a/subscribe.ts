@@ -1,5 +1,5 @@
 /**
- * SubscribeToTask as the iac-code kernel answers it (contract §A.8): the current task first, then
+ * SubscribeToTask as the iac-code kernel answers it (docs/protocol.md §7.10): the current task first, then
  * every event until the task parks or ends. A task already parked in input-required or finished
  * is answered with a task-not-found JSON-RPC error, as v0.13.1 does.
  */

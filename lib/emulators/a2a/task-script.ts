@@ -1,6 +1,6 @@
 /**
  * What a scenario uses to play one iac-code task: publishes A2A 1.0 events shaped like the
- * iac-code kernel's (contract §B.2): streamed text as status messages `<taskId>-message`, the final
+ * iac-code kernel's (docs/protocol.md §4.5, §7.5): streamed text as status messages `<taskId>-message`, the final
  * text repeated under `<taskId>-<n>` with `assistantFinal`, signals under `metadata.iac_code`, and
  * the session id on every status update. A scenario can park on an input and wait for the answer;
  * the task's current state and open inputs are what GetTask shows.
@@ -134,7 +134,7 @@ export class TaskScript {
     return envelopes;
   }
 
-  /** A sideband acknowledgement: the first event of a non-streaming answer (contract §A.5). */
+  /** A sideband acknowledgement: the first event of a non-streaming answer (docs/protocol.md §5.7). */
   acknowledge(data: Json): void {
     this.bus.publish(
       AgentEvent.message(
@@ -222,7 +222,7 @@ export class TaskScript {
 
   /**
    * Ends the stream of the current request while the task works on, as the kernel ends a prompt
-   * answer's stream while a pipeline continues (contract-2 §6.3). Later events reach only
+   * answer's stream while a pipeline continues (docs/protocol.md §5.6). Later events reach only
    * SubscribeToTask observers (the taps) and what GetTask shows.
    */
   detach(): void {

@@ -7,8 +7,8 @@
  * (the account id), and records each request's action and outcome so tests can see what the
  * client asked.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { listenHttp, readBoundedBody } from '../http-server.js';
 import { authenticate, type FcApiCredential } from './authenticate.js';
 import { errorBody, FcApiError, fcApiErrors, newFcRequestId } from './errors.js';
 import { type FcAccount, type FcFunctionSeed, functionArn, renderFunction, renderTrigger } from './resources.js';
@@ -43,19 +43,6 @@ export interface FcApiEmulator {
 
 const MAX_BODY_BYTES = 1024 * 1024;
 const DEFAULT_LIST_LIMIT = 20;
-
-function readBody(req: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
-    });
-    req.on('end', () => (size > MAX_BODY_BYTES ? reject(fcApiErrors.invalidArgument('request body too large')) : resolve(Buffer.concat(chunks))));
-    req.on('error', reject);
-  });
-}
 
 export async function startFcApiEmulator(options: FcApiEmulatorOptions = {}): Promise<FcApiEmulator> {
   const credentials = options.credentials ?? [{ accessKeyId: 'test-ak', accessKeySecret: 'test-secret' }];
@@ -99,7 +86,7 @@ export async function startFcApiEmulator(options: FcApiEmulatorOptions = {}): Pr
     let status = 200;
     let body: string;
     try {
-      const requestBody = await readBody(req);
+      const requestBody = await readBoundedBody(req, MAX_BODY_BYTES, () => fcApiErrors.invalidArgument('request body too large'));
       const credential = authenticate(credentials, { method, rawPath, rawQuery, headers: req.headers, body: requestBody });
       const operation = route(method, rawPath, action);
       if (action !== operation.action) throw fcApiErrors.invalidArgument(`x-acs-action ${action} does not name ${method} ${rawPath} (${operation.action})`);
@@ -120,25 +107,11 @@ export async function startFcApiEmulator(options: FcApiEmulatorOptions = {}): Pr
     res.end(body);
   }
 
-  const server = createServer((req, res) => {
-    serve(req, res).catch(() => req.socket.destroy());
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const port = (server.address() as AddressInfo).port;
+  const server = await listenHttp(serve);
   return {
-    endpoint: `http://127.0.0.1:${port}`,
+    endpoint: `http://127.0.0.1:${server.port}`,
     requests,
     seedFunction: (seed) => functions.set(seed.functionName, seed),
-    close: async () => {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeAllConnections();
-      await closed;
-    },
+    close: () => server.close(),
   };
 }

@@ -1,5 +1,5 @@
 /**
- * Request authentication as OSS does it for a private bucket (SPEC §5 "verifies OSS signatures"):
+ * Request authentication as OSS does it for a private bucket (docs/architecture.md §9.3):
  * anonymous → 403 AccessDenied; unknown AccessKeyId → 403 InvalidAccessKeyId; STS credentials
  * without the matching `x-oss-security-token` → 403 (InvalidAccessKeyId when the token is missing,
  * OSS EC 0002-00000003; InvalidSecurityToken when it is wrong, EC 0002-00000006); a request time

@@ -1,5 +1,5 @@
 /**
- * The emulator's buckets: in memory, versioning off (SPEC §5: `x-oss-forbid-overwrite` is only
+ * The emulator's buckets: in memory, versioning off (docs/architecture.md §9.3: `x-oss-forbid-overwrite` is only
  * honoured on unversioned buckets, and the OSS driver requires versioning off). Each write replaces
  * the whole object in one synchronous step, so a create-only write is atomic against every other
  * request, as on OSS.

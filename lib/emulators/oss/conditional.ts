@@ -1,5 +1,5 @@
 /**
- * Conditional headers, which OSS treats very differently on reads and writes (SPEC §5):
+ * Conditional headers, which OSS treats very differently on reads and writes (docs/architecture.md §9.3):
  * - PutObject does not implement them: If-Match, If-None-Match, If-Modified-Since or
  *   If-Unmodified-Since on a PUT is answered 400 NotImplemented naming the header (OSS EC
  *   0017-00000245) and nothing is written. This is why the OSS driver cannot do ETag

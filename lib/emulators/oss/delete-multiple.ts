@@ -1,5 +1,5 @@
 /**
- * DeleteMultipleObjects (`POST /<bucket>/?delete`), as OSS documents it (SPEC §5):
+ * DeleteMultipleObjects (`POST /<bucket>/?delete`), as OSS documents it (docs/architecture.md §9.3):
  * - Content-MD5 is required (400 MissingArgument, EC 0016-00000606) and checked (400 InvalidDigest);
  * - the body is `<Delete><Quiet>bool</Quiet><Object><Key>k</Key></Object>…</Delete>`, at most
  *   1000 objects (400 MalformedXML otherwise);

@@ -1,5 +1,5 @@
 /**
- * OSS error answers (SPEC §5 "OSS emulator": XML error bodies). Every failure inside the emulator
+ * OSS error answers (docs/architecture.md §9.3: XML error bodies). Every failure inside the emulator
  * is an OssError; lib/emulators/oss/reply.ts turns it into the documented shape
  * `<Error><Code/><Message/><RequestId/><HostId/>…extra…<EC/></Error>` so that ali-oss fills
  * `err.code`, `err.status` and `err.requestId` exactly as it does against real OSS.

@@ -1,9 +1,9 @@
 /**
- * Switchable fault injection (SPEC §5 "errors, latency, dropped connections"), so tests can drive
+ * Switchable fault injection (docs/architecture.md §9.3), so tests can drive
  * the OSS driver through what real networks and real OSS do: 5xx answers, slow answers, a
  * connection that dies before the answer, and — the important one for a compare-and-swap built on
  * create-only writes — a write that *was applied* but whose answer was lost (`dropAfterApply`),
- * which the driver must recognise on retry as its own (SPEC §5 "a create whose answer was lost").
+ * which the driver must recognise on retry as its own (docs/architecture.md §3.2).
  *
  * Faults are matched in the order they were added; each match uses up one of its `times`
  * (default 1; Infinity allowed) and a used-up fault is discarded.

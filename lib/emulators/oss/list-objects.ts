@@ -1,6 +1,6 @@
 /**
  * ListObjects (GetBucket) and ListObjectsV2 (GetBucketV2) paging, as OSS documents them
- * (SPEC §5 "ListObjects(V2) with prefix"):
+ * (docs/architecture.md §9.3):
  * - keys come in lexicographic order of their UTF-8 bytes, strictly after the V1 `marker`, the V2
  *   `start-after`, or the position a V2 `continuation-token` encodes (the token wins);
  * - only keys starting with `prefix`; with a `delimiter`, keys that contain it after the prefix

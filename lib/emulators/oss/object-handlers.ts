@@ -1,5 +1,5 @@
 /**
- * PutObject, GetObject, HeadObject and DeleteObject as OSS answers them (SPEC §5):
+ * PutObject, GetObject, HeadObject and DeleteObject as OSS answers them (docs/architecture.md §9.3):
  * - PutObject stores the bytes and answers 200 with the quoted upper-case MD5 ETag, Content-MD5
  *   and x-oss-request-id. `x-oss-forbid-overwrite: true` on an existing key → 409
  *   FileAlreadyExists (its only atomic write condition; any value other than true/false is 400

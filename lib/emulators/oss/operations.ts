@@ -1,7 +1,7 @@
 /**
  * Names the OSS API operation a request is, with OSS's own operation names (they key the
  * emulator's counters and fault matching). Only the subset the OSS thread-store driver needs is
- * implemented (SPEC §5); anything else — bucket management, ACLs, multipart, any object
+ * implemented (docs/architecture.md §9.3); anything else — bucket management, ACLs, multipart, any object
  * sub-resource — is 'Unsupported' and answered 501 by the emulator rather than silently treated as
  * a plain object request.
  */

@@ -2,7 +2,7 @@
  * One received OSS request, parsed once: which bucket and key it addresses, its query, headers and
  * body. Everything downstream (signatures, operations, faults) reads this, never node:http.
  *
- * Addressing (SPEC §5 "bucket from path-style requests"): path-style `/<bucket>/<key>` is the norm.
+ * Addressing (docs/architecture.md §9.3): path-style `/<bucket>/<key>` is the norm.
  * Virtual-host style (`Host: <bucket>.<anything>`, path = key) is recognised too. ali-oss 6.23 has
  * a quirk that makes the two look alike: given an IP endpoint it always sends
  * `Host: <bucket>.<region>.aliyuncs.com`, and with `sldEnable: true` it *also* puts the bucket in

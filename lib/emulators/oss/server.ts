@@ -1,6 +1,6 @@
 /**
- * The OSS emulator (SPEC §5 "OSS emulator"; used by tests and by `npm start` when
- * IAC_CODE_AGUI_STATE_STORE=oss has no endpoint, SPEC §7): a real loopback HTTP server (node:http,
+ * The OSS emulator (docs/architecture.md §9.3; used by tests and by `npm start` when
+ * IAC_CODE_AGUI_STATE_STORE=oss has no endpoint, docs/protocol.md §9.5): a real loopback HTTP server (node:http,
  * nothing else to install) speaking the subset of the OSS REST API the OSS thread-store driver uses
  * — PutObject, GetObject, HeadObject, DeleteObject, DeleteMultipleObjects, ListObjects and
  * ListObjectsV2 — faithfully enough that the real `ali-oss` client cannot tell it from OSS:
@@ -11,9 +11,9 @@
  * Tests steer it through `addFault` (errors, latency, dropped connections, lost answers) and
  * inspect it through `counters`, `objectKeys` and `readObject`.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { listenHttp, readBoundedBody } from '../http-server.js';
 import type { AuthSettings } from './authenticate.js';
 import { BucketStore } from './bucket-store.js';
 import { parseDeleteBody } from './delete-multiple.js';
@@ -89,19 +89,6 @@ const DEFAULT_CREDENTIAL: OssCredential = { accessKeyId: 'test-ak', accessKeySec
 /** Far above anything the driver writes; keeps a runaway test from exhausting memory. */
 const MAX_BODY_BYTES = 64 * 1024 * 1024;
 
-function readBody(req: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
-    });
-    req.on('end', () => (size > MAX_BODY_BYTES ? reject(ossErrors.entityTooLarge()) : resolve(Buffer.concat(chunks))));
-    req.on('error', reject);
-  });
-}
-
 /** What a fault's keyPrefix is matched against (see OssFault.keyPrefix). */
 function faultNames(request: OssRequest | undefined, operation: OssOperation): string[] {
   if (request === undefined) return [];
@@ -145,7 +132,7 @@ export async function startOssEmulator(options: OssEmulatorOptions = {}): Promis
     const hostId = req.headers.host ?? host;
     let body: Buffer;
     try {
-      body = await readBody(req);
+      body = await readBoundedBody(req, MAX_BODY_BYTES, () => ossErrors.entityTooLarge());
     } catch (error) {
       if (error instanceof OssError) writeReply(res, errorReply(error, method, requestId, hostId), method, requestId, clock());
       else req.socket.destroy();
@@ -194,17 +181,8 @@ export async function startOssEmulator(options: OssEmulatorOptions = {}): Promis
     writeReply(res, reply, method, requestId, clock());
   }
 
-  const server = createServer((req, res) => {
-    serve(req, res).catch(() => req.socket.destroy());
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const port = (server.address() as AddressInfo).port;
+  const server = await listenHttp(serve, host, options.port ?? 0);
+  const { port } = server;
   const urlHost = host.includes(':') ? `[${host}]` : host;
 
   return {
@@ -224,9 +202,7 @@ export async function startOssEmulator(options: OssEmulatorOptions = {}): Promis
     },
     close: async () => {
       closing.abort();
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeAllConnections();
-      await closed;
+      await server.close();
     },
   };
 }

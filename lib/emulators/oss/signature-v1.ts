@@ -1,6 +1,6 @@
 /**
  * OSS signature V1 (`Authorization: OSS <AccessKeyId>:<Signature>`), recomputed from the request
- * as received, so a mis-signing client fails here as it would on real OSS (SPEC §5).
+ * as received, so a mis-signing client fails here as it would on real OSS (docs/architecture.md §9.3).
  *
  *   Signature = base64(HMAC-SHA1(secret, VERB \n Content-MD5 \n Content-Type \n Date \n
  *                                CanonicalizedOSSHeaders CanonicalizedResource))

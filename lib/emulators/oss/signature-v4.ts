@@ -1,7 +1,7 @@
 /**
  * OSS signature V4 (`Authorization: OSS4-HMAC-SHA256 Credential=<ak>/<yyyymmdd>/<region>/oss/
  * aliyun_v4_request[,AdditionalHeaders=<h1;h2>],Signature=<hex>`), recomputed from the request as
- * received (SPEC §5).
+ * received (docs/architecture.md §9.3).
  *
  * Facts (OSS "Include a V4 signature in the Authorization header"; ali-oss 6.23
  * lib/common/signUtils.js getCanonicalRequest/authorizationV4; alibabacloud-oss-go-sdk-v2

@@ -1,5 +1,5 @@
 /**
- * The little XML the OSS emulator needs (SPEC §5 "OSS emulator"): escaping for the documents it
+ * The little XML the OSS emulator needs (docs/architecture.md §9.3): escaping for the documents it
  * writes (ListBucketResult, DeleteResult, Error) and entity decoding for the one document it reads
  * (the DeleteMultipleObjects body). OSS documents are flat and small, so no general parser.
  */

@@ -94,7 +94,9 @@ async function forwardRun(req: IncomingMessage, res: ServerResponse, options: Bf
 
 export function startBff(options: BffOptions): Promise<RunningBff> {
   const server = createServer((req, res) => {
-    const path = new URL(req.url ?? '/', 'http://bff.local').pathname;
+    // An absolute-form target such as `http://[/` is no URL: refused here, never thrown from the listener.
+    const path = URL.canParse(req.url ?? '/', 'http://bff.local') ? new URL(req.url ?? '/', 'http://bff.local').pathname : undefined;
+    if (path === undefined) return json(res, 400, { error: { code: 'INVALID_INPUT', message: 'The request target is not a URL.' } });
     if (path === '/' && req.method === 'POST') {
       forwardRun(req, res, options).catch(() => {
         if (!res.headersSent) json(res, 500, { error: { code: 'INTERNAL_ERROR', message: 'An internal error occurred.' } });

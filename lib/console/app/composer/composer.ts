@@ -1,5 +1,5 @@
 /**
- * The message box (SPEC §7): type and press Enter to send (Shift+Enter for a new line), attach
+ * The message box (docs/architecture.md §4.7): type and press Enter to send (Shift+Enter for a new line), attach
  * images with the picker or by dropping them anywhere on the box. Problems (limits, a message
  * while an answer is owed) are announced in the box's own live region.
  */
@@ -72,7 +72,9 @@ export class Composer {
   setEnabled(enabled: boolean, reason?: string): void {
     this.send.disabled = !enabled;
     this.input.setAttribute('aria-disabled', String(!enabled));
-    if (reason !== undefined) this.say(reason || undefined);
+    // Why sending waits is guidance, not a mistake of the person's.
+    if (reason) this.hint(reason);
+    else if (reason !== undefined) this.say(undefined);
   }
 
   fill(text: string): void {
@@ -86,6 +88,13 @@ export class Composer {
 
   say(problem: string | undefined): void {
     this.problem.textContent = problem ?? '';
+    delete this.problem.dataset['tone'];
+  }
+
+  /** A helpful line where problems are said, without a problem's colour. */
+  hint(text: string): void {
+    this.problem.textContent = text;
+    this.problem.dataset['tone'] = 'hint';
   }
 
   private submit(): void {

@@ -5,6 +5,8 @@
 export interface Example {
   label: string;
   text: string;
+  /** What the example shows, in a few words (the introduction lists the examples that have one). */
+  description?: string;
   runMode?: 'normal' | 'pipeline';
 }
 

@@ -32,10 +32,12 @@ export function httpFailure(status: number, body: unknown): Failure {
 }
 
 export function unreachable(): Failure {
+  // Read through globalThis so that this file has no DOM dependency (unit tests run it in Node).
+  const origin = (globalThis as { location?: { origin?: string } }).location?.origin ?? 'this address';
   return {
     kind: 'unreachable',
     code: 'UNREACHABLE',
-    message: `The adapter at ${location.origin} cannot be reached. Check that it is running, then try again.`,
+    message: `The adapter at ${origin} cannot be reached. Check that it is running, then try again.`,
     details: [],
   };
 }
@@ -44,6 +46,8 @@ export function unreachable(): Failure {
 export function failureOf(error: unknown): Failure {
   const withStatus = error as { status?: unknown; payload?: unknown } | undefined;
   if (typeof withStatus?.status === 'number') return httpFailure(withStatus.status, withStatus.payload);
+  if (error instanceof Error && error.name === 'ConnectionBroken')
+    return { kind: 'unreachable', code: 'CONNECTION_LOST', message: 'The connection to the adapter broke mid-stream.', details: [] };
   // fetch rejects with a TypeError when nothing answers (connection refused, DNS, offline).
   if (error instanceof TypeError) return unreachable();
   return { kind: 'unreachable', code: 'CONNECTION_FAILED', message: `The connection to the adapter failed: ${String((error as Error)?.message ?? error)}`, details: [] };

@@ -1,5 +1,5 @@
 /**
- * The bearer token the person typed (SPEC §7): kept in this tab's session storage only — never
+ * The bearer token the person typed (docs/architecture.md §4.7): kept in this tab's session storage only — never
  * local storage, never a URL — so it goes away with the tab and no other tab or later visit sees it.
  */
 const KEY = 'iac-code-console.token';

@@ -1,15 +1,18 @@
 /**
  * Pending interrupts as forms (docs/protocol.md §5): one card per interrupt with its message, the
- * facts its metadata gives (tool, target, purpose…), the form generated from its responseSchema,
- * and a way to cancel it. Every pending interrupt must be answered in one resume, so answers are
+ * facts its metadata gives (tool, target, purpose…; a resource selection's selector), the form
+ * generated from its responseSchema, and — where it means something — a way to cancel it, worded
+ * by what cancelling does for that kind (interrupt-kinds.ts). Every pending interrupt must be answered in one resume, so answers are
  * collected and sent once the last one is given. A rejected resume (RESUME_PAYLOAD_INVALID and
  * friends) is shown here, where the answer was given, and the forms stay usable.
  */
 import type { Interrupt, ResumeEntry } from '@ag-ui/client';
 import type { Failure } from '../connection/failures.js';
 import { el } from '../dom.js';
+import { wordsFor } from './interrupt-kinds.js';
 import { renderAnswer } from './schema-form.js';
 import { answerModel, humanize, type Json } from './schema-model.js';
+import { selectorFacts } from './selector-facts.js';
 
 /** Descriptive metadata shown above the form, when present. */
 const FACTS = ['toolName', 'target', 'purpose', 'effect', 'safeSummary', 'deploymentSummary', 'operation', 'subPipelineId'];
@@ -27,13 +30,16 @@ function standardOptions(metadata: Metadata): Array<{ id: string; title: string 
   return Array.isArray(options) ? (options as Array<{ id: string; title: string }>) : [];
 }
 
-/** Titles for option ids (from the adapter's standard options) and prompts for fields (`freeText` → `freeTextPrompt`). */
-function labellerFor(metadata: Metadata): (value: string) => string | undefined {
+/**
+ * Titles for option ids (from the adapter's standard options), prompts for fields (`freeText` →
+ * the kernel's `freeTextPrompt`), then the console's own words for the kind.
+ */
+function labellerFor(metadata: Metadata, words: Record<string, string>): (value: string) => string | undefined {
   return (value) => {
     const option = standardOptions(metadata).find((candidate) => candidate.id === value);
     if (option) return option.title;
     const prompt = metadata[`${value}Prompt`];
-    return typeof prompt === 'string' && prompt ? prompt : undefined;
+    return typeof prompt === 'string' && prompt ? prompt : words[value];
   };
 }
 
@@ -91,9 +97,10 @@ export class InterruptPanel {
     this.show([]);
   }
 
-  setBusy(busy: boolean): void {
+  setBusy(busy: boolean, message = 'Sending your answer…'): void {
     for (const control of this.root.querySelectorAll<HTMLButtonElement | HTMLInputElement>('button, input, select, textarea')) control.disabled = busy;
-    if (busy) this.status.textContent = 'Sending your answer…';
+    if (busy) this.status.textContent = message;
+    else this.updateStatus();
   }
 
   /** A resume the adapter refused: the interrupts are still pending, so the answers can be given again. */
@@ -107,9 +114,13 @@ export class InterruptPanel {
 
   private card(interrupt: Interrupt): HTMLElement {
     const metadata: Metadata = (interrupt.metadata as Metadata | undefined) ?? {};
-    const facts = FACTS.filter((key) => primitive(metadata[key])).flatMap((key) => [el('dt', { text: humanize(key) }), el('dd', { text: String(metadata[key]) })]);
+    const words = wordsFor(interrupt.reason, metadata['kind']);
+    const facts = [
+      ...FACTS.filter((key) => primitive(metadata[key])).map((key): [string, string] => [humanize(key), String(metadata[key])]),
+      ...selectorFacts(metadata['selector']),
+    ];
     const chosen = el('p', { class: 'chosen', hidden: true });
-    const form = renderAnswer(answerModel(interrupt.responseSchema, labellerFor(metadata)), {
+    const form = renderAnswer(answerModel(interrupt.responseSchema, labellerFor(metadata, words.labels)), {
       details: detailsFor(metadata),
       answer: (payload, label) => {
         chosen.textContent = `Your answer: ${label}`;
@@ -117,25 +128,32 @@ export class InterruptPanel {
         this.record({ interruptId: interrupt.id, status: 'resolved', payload });
       },
     });
-    const cancel = el('button', {
-      type: 'button',
-      class: 'link',
-      text: 'Cancel this request',
-      on: {
-        click: () => {
-          chosen.textContent = 'Your answer: cancelled';
-          chosen.hidden = false;
-          this.record({ interruptId: interrupt.id, status: 'cancelled' });
-        },
-      },
-    });
-    const title = interrupt.reason === 'tool_call' ? 'Permission needed' : 'Input needed';
+    const cancel = words.cancel
+      ? el(
+          'p',
+          { class: 'interrupt-cancel' },
+          el('button', {
+            type: 'button',
+            class: 'link',
+            text: words.cancel.label,
+            on: {
+              click: () => {
+                chosen.textContent = `Your answer: ${words.cancel?.label.toLowerCase()}`;
+                chosen.hidden = false;
+                this.record({ interruptId: interrupt.id, status: 'cancelled' });
+              },
+            },
+          }),
+          ' ',
+          el('span', { class: 'hint', text: words.cancel.hint }),
+        )
+      : null;
     return el(
       'article',
-      { class: 'interrupt-card', 'data-interrupt-id': interrupt.id, 'data-reason': interrupt.reason, 'aria-label': title },
-      el('h3', { text: title }),
+      { class: 'interrupt-card', 'data-interrupt-id': interrupt.id, 'data-reason': interrupt.reason, 'data-kind': String(metadata['kind'] ?? ''), 'aria-label': words.title },
+      el('h3', { text: words.title }),
       el('p', { class: 'interrupt-message', text: interrupt.message ?? '' }),
-      facts.length > 0 ? el('dl', { class: 'facts' }, ...facts) : null,
+      facts.length > 0 ? el('dl', { class: 'facts' }, ...facts.flatMap(([term, value]) => [el('dt', { text: term }), el('dd', { text: value })])) : null,
       form,
       chosen,
       cancel,

@@ -31,7 +31,11 @@ export type AnswerModel =
   /** A schema this generator does not understand: the answer is typed as JSON. */
   | { kind: 'json' };
 
-/** Labels for values and fields: a title from the schema or the interrupt's options, else the name in words. */
+/**
+ * Labels for values and fields: a title from the schema or the interrupt's options, else the name
+ * in words. A form branch's legend is asked for as `branch:<its editable field names joined with +>`
+ * (e.g. `branch:value+label`), else its field labels are joined.
+ */
 export type Labeller = (value: string) => string | undefined;
 
 function isSchema(value: unknown): value is Schema {
@@ -103,8 +107,9 @@ function branchOf(schema: Schema, labels: Labeller): BranchModel | undefined {
     const first = Object.values(payload)[0];
     return { kind: 'pick', label: title ?? valueLabel(first ?? null, labels), payload };
   }
-  const editable = fields.filter((field) => field.kind !== 'const');
-  return { kind: 'form', label: title ?? editable.map((field) => (field as { label: string }).label).join(' / '), fields };
+  const editable = fields.filter((field): field is Exclude<FieldModel, { kind: 'const' }> => field.kind !== 'const');
+  const legend = labels(`branch:${editable.map((field) => field.name).join('+')}`);
+  return { kind: 'form', label: title ?? legend ?? editable.map((field) => field.label).join(' / '), fields };
 }
 
 export function answerModel(schema: unknown, labels: Labeller = () => undefined): AnswerModel {

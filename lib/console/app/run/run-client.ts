@@ -1,12 +1,16 @@
 /**
- * One run against the adapter through the official `@ag-ui/client` HttpAgent (SPEC §7), same
+ * One run against the adapter through the official `@ag-ui/client` HttpAgent (docs/architecture.md §4.7), same
  * origin. A fresh agent per run carries only this run's user message: the adapter reads the latest
  * user message anyway (docs/protocol.md §3), and replaying earlier turns — images included — would
  * only grow the body towards its 12 MiB limit.
  */
-import { type BaseEvent, HttpAgent, type InputContent, type ResumeEntry } from '@ag-ui/client';
+import { type AgentSubscriber, type BaseEvent, HttpAgent, type InputContent, type ResumeEntry } from '@ag-ui/client';
+import { endingFetch } from '../connection/ending-fetch.js';
 import { authHeaders } from '../connection/session-token.js';
 import { newId } from '../threads/thread-settings.js';
+
+/** HttpAgent.runAgent's parameters (its config type is not exported). */
+type RunParameters = NonNullable<Parameters<HttpAgent['runAgent']>[0]>;
 
 export interface RunRequest {
   threadId: string;
@@ -19,28 +23,58 @@ export interface RunRequest {
   abort: AbortController;
 }
 
-/** Streams the run's events to `onEvent`; resolves with what was thrown, if anything (HTTP error, network, abort). */
-export async function streamRun(request: RunRequest, onEvent: (event: BaseEvent) => void): Promise<{ thrown?: unknown }> {
-  const agent = new HttpAgent({ url: '/', headers: authHeaders(request.token), threadId: request.threadId });
-  agent.setMessages(request.content === undefined ? [] : [{ id: newId('message'), role: 'user', content: request.content }]);
+/** What ended a stream short of its terminal event: an HTTP error, a network failure, an abort. */
+export interface Streamed {
+  thrown?: unknown;
+}
+
+/**
+ * Runs an agent to its end, each event to `onEvent`. A failure is returned, not thrown: the caller
+ * decides what it means (reattach, ask for the token, show it), and the client is told the failure
+ * is handled so it does not also log it as an unexpected error.
+ */
+export async function drive(
+  makeAgent: (fetch: ReturnType<typeof endingFetch>['fetch']) => HttpAgent,
+  parameters: RunParameters,
+  onEvent: (event: BaseEvent) => void,
+): Promise<Streamed> {
+  const connection = endingFetch();
+  const agent = makeAgent((url, init) => connection.fetch(url, init));
   let thrown: unknown;
+  // @ag-ui/client 1.0 rethrows a failure (and logs it with console.error) unless a subscriber's
+  // onRunFailed answers stopPropagation; its typing leaves that key out, its code reads it. Were a
+  // later version to ignore it, the rethrow is caught below all the same.
+  const handled = { stopPropagation: true } as unknown as ReturnType<NonNullable<AgentSubscriber['onRunFailed']>>;
   try {
-    await agent.runAgent(
-      {
-        runId: request.runId,
-        forwardedProps: { iacCode: request.iacCode },
-        abortController: request.abort,
-        ...(request.resume ? { resume: request.resume } : {}),
+    await agent.runAgent(parameters, {
+      onEvent: ({ event }) => onEvent(event),
+      onRunFailed: ({ error }) => {
+        thrown ??= error;
+        return handled;
       },
-      {
-        onEvent: ({ event }) => onEvent(event),
-        onRunFailed: ({ error }) => {
-          thrown ??= error;
-        },
-      },
-    );
+    });
   } catch (error) {
     thrown ??= error;
   }
+  thrown ??= connection.broken;
   return thrown === undefined ? {} : { thrown };
+}
+
+/** Streams a new turn or a resume (`POST /`, docs/protocol.md §3). */
+export function streamRun(request: RunRequest, onEvent: (event: BaseEvent) => void): Promise<Streamed> {
+  const content = request.content;
+  return drive(
+    (fetch) => {
+      const agent = new HttpAgent({ url: '/', headers: authHeaders(request.token), threadId: request.threadId, fetch });
+      agent.setMessages(content === undefined ? [] : [{ id: newId('message'), role: 'user', content }]);
+      return agent;
+    },
+    {
+      runId: request.runId,
+      forwardedProps: { iacCode: request.iacCode },
+      abortController: request.abort,
+      ...(request.resume ? { resume: request.resume } : {}),
+    },
+    onEvent,
+  );
 }

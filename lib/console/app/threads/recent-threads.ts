@@ -1,5 +1,5 @@
 /**
- * Recent threads in local storage (SPEC §7): ids and settings only — no token, no message text, no
+ * Recent threads in local storage (docs/architecture.md §4.7): ids and settings only — no token, no message text, no
  * answer — so nothing secret outlives the tab. Newest first, at most MAX_THREADS.
  */
 import { LANGUAGES, type ThreadSettings } from './thread-settings.js';

@@ -1,10 +1,13 @@
 /**
- * What this tab must remember across a reload (docs/protocol.md §5, §6), in session storage:
+ * What this tab must remember across a reload (docs/protocol.md §5, §6.14), in session storage:
  *
+ * - the thread on screen, reopened by a reload;
  * - the live run `{threadId, runId, rosInvocationId, executionId}` while it streams — exactly what
- *   `POST /extensions/iac-code/v1/executions/{executionId}/subscribe` needs to reattach (SPEC §4
- *   "Subscribe"); cleared when the run ends;
- * - a thread's pending interrupts, so a reload shows their forms again and the answer is a resume.
+ *   `POST /extensions/iac-code/v1/executions/{executionId}/subscribe` needs to reattach; cleared
+ *   when the run ends, or when the adapter says there is nothing left to watch;
+ * - a thread's pending interrupts, so a reload shows their forms again at once (and checks them
+ *   against the adapter through subscribe, with the run id kept beside them) and the answer is a
+ *   resume.
  */
 import type { Interrupt } from '@ag-ui/client';
 
@@ -17,6 +20,7 @@ export interface LiveRunRecord {
 }
 
 const LIVE_KEY = 'iac-code-console.live-run';
+const CURRENT_KEY = 'iac-code-console.current-thread';
 const pendingKey = (threadId: string) => `iac-code-console.pending.${threadId}`;
 
 function read<T>(key: string): T | undefined {
@@ -33,17 +37,29 @@ export function recordLiveRun(record: LiveRunRecord): void {
 }
 
 export function liveRun(): LiveRunRecord | undefined {
-  return read<LiveRunRecord>(LIVE_KEY);
+  const record = read<Partial<LiveRunRecord>>(LIVE_KEY);
+  if (typeof record?.threadId !== 'string' || typeof record.runId !== 'string' || typeof record.rosInvocationId !== 'string') return undefined;
+  return record as LiveRunRecord;
 }
 
 export function clearLiveRun(runId: string): void {
   if (liveRun()?.runId === runId) sessionStorage.removeItem(LIVE_KEY);
 }
 
+export function rememberCurrentThread(threadId: string): void {
+  sessionStorage.setItem(CURRENT_KEY, threadId);
+}
+
+export function currentThread(): string | undefined {
+  return sessionStorage.getItem(CURRENT_KEY) ?? undefined;
+}
+
 export interface PendingRecord {
   interrupts: Interrupt[];
-  /** The execution the interrupts belong to (cancel needs it). */
+  /** The execution the interrupts belong to (cancel and subscribe need it). */
   executionId?: string;
+  /** The run that announced them: subscribe names a run admitted on the thread. */
+  runId?: string;
 }
 
 export function savePending(threadId: string, record: PendingRecord): void {
@@ -52,5 +68,6 @@ export function savePending(threadId: string, record: PendingRecord): void {
 }
 
 export function pendingOf(threadId: string): PendingRecord {
-  return read<PendingRecord>(pendingKey(threadId)) ?? { interrupts: [] };
+  const record = read<Partial<PendingRecord>>(pendingKey(threadId));
+  return Array.isArray(record?.interrupts) ? (record as PendingRecord) : { interrupts: [] };
 }

@@ -23,3 +23,7 @@ export const CUSTOM_SESSION = 'iac-code.session.v1';
 export const CUSTOM_ARTIFACT = 'iac-code.artifact.v1';
 export const CUSTOM_TOOL_PROGRESS = 'iac-code.tool-progress.v1';
 export const CUSTOM_PIPELINE = 'iac-code.pipeline.v1';
+
+/** The console's own events, never on the wire (transcript/run-view.ts). */
+export const CONSOLE_NOTE = 'CONSOLE_NOTE';
+export const CONSOLE_STATE = 'CONSOLE_STATE';

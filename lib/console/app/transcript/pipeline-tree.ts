@@ -1,7 +1,11 @@
 /**
- * The pipeline panel (SPEC §7): the thread's PipelineModel drawn as nested lists — steps, their
+ * The pipeline panel (docs/architecture.md §4.7): the execution's PipelineModel drawn as nested lists — steps, their
  * candidates with state and streamed text, each candidate's steps — redrawn whole on each change
  * (a handful of nodes). States are words, not only colours.
+ *
+ * The panel follows one execution (its runs and resumes, docs/protocol.md §8). A new turn starts a
+ * new one, so the panel's last picture is left in the transcript where that turn begins and the
+ * panel starts empty (`archive`).
  */
 import { el } from '../dom.js';
 import type { EventRecord } from './event-fields.js';
@@ -22,7 +26,7 @@ function badge(state: NodeState | string): HTMLElement {
 }
 
 export class PipelineTree {
-  readonly model = new PipelineModel();
+  private current = new PipelineModel();
   readonly root: HTMLElement;
   private readonly heading: HTMLElement;
   private readonly body: HTMLElement;
@@ -31,6 +35,22 @@ export class PipelineTree {
     this.heading = el('h2', { id: 'pipeline-heading', text: 'Pipeline' });
     this.body = el('div', { class: 'pipeline-body' });
     this.root = el('section', { class: 'pipeline', 'aria-labelledby': 'pipeline-heading', hidden: true }, this.heading, this.body);
+  }
+
+  get model(): PipelineModel {
+    return this.current;
+  }
+
+  /** A still picture of the panel for the transcript (undefined when no pipeline ran); the panel starts over. */
+  archive(): HTMLElement | undefined {
+    if (!this.current.visible) return undefined;
+    const picture = el('div', { class: 'pipeline pipeline-snapshot', role: 'group', 'aria-label': 'Pipeline of an earlier turn' });
+    for (const child of this.root.children) picture.append(child.cloneNode(true));
+    for (const withId of picture.querySelectorAll('[id]')) withId.removeAttribute('id');
+    this.current = new PipelineModel();
+    this.body.replaceChildren();
+    this.root.hidden = true;
+    return picture;
   }
 
   apply(event: EventRecord): void {

@@ -72,4 +72,9 @@ export class RunFooter {
     );
     this.error.hidden = false;
   }
+
+  clearFailure(): void {
+    this.error.replaceChildren();
+    this.error.hidden = true;
+  }
 }

@@ -1,16 +1,29 @@
 /**
- * One run in the transcript (SPEC §7): routes its AG-UI events to the blocks that show them —
+ * One run in the transcript (docs/architecture.md §4.7): routes its AG-UI events to the blocks that show them —
  * streamed text and folded reasoning, tool cards, artifacts, the thread's pipeline tree — and ends
  * with the footer (state, usage, session ids, error).
+ *
+ * Two events are the console's own, never on the wire: CONSOLE_NOTE (a line such as "reattached
+ * after a reload") and CONSOLE_STATE (the footer's state, and a failure no terminal event carried:
+ * an error before the stream, a lost connection, nothing left to watch). They are applied and
+ * logged like the rest, so a reload replays a run exactly as it was shown (threads/transcript-log.ts).
  */
-import { runErrorFailure } from '../connection/failures.js';
+import { type Failure, runErrorFailure } from '../connection/failures.js';
 import { el } from '../dom.js';
 import { artifactCard } from './artifacts.js';
-import { CUSTOM_ARTIFACT, CUSTOM_PIPELINE, CUSTOM_SESSION, CUSTOM_TOOL_PROGRESS, type EventRecord, obj, str } from './event-fields.js';
+import { CONSOLE_NOTE, CONSOLE_STATE, CUSTOM_ARTIFACT, CUSTOM_PIPELINE, CUSTOM_SESSION, CUSTOM_TOOL_PROGRESS, type EventRecord, obj, str } from './event-fields.js';
 import type { PipelineTree } from './pipeline-tree.js';
 import { RunFooter } from './run-footer.js';
 import { TextBlocks } from './text-blocks.js';
 import { ToolCards } from './tool-cards.js';
+
+export function consoleNote(text: string): EventRecord {
+  return { type: CONSOLE_NOTE, text };
+}
+
+export function consoleState(text: string, state: string, failure?: Failure): EventRecord {
+  return { type: CONSOLE_STATE, text, state, ...(failure ? { failure } : {}) };
+}
 
 export class RunView {
   readonly root: HTMLElement;
@@ -22,13 +35,20 @@ export class RunView {
   constructor(
     label: string,
     private readonly pipeline: PipelineTree,
+    /** The thread's tool call names (transcript/tool-cards.ts). */
+    toolNames: Map<string, string>,
   ) {
     this.stream = el('div', { class: 'run-stream' });
     const place = (node: HTMLElement) => this.stream.append(node);
     this.text = new TextBlocks(place);
-    this.tools = new ToolCards(place);
+    this.tools = new ToolCards(place, toolNames);
     this.root = el('section', { class: 'run', 'aria-label': label }, this.stream, this.footer.root);
     this.footer.setState('Running…', 'running');
+  }
+
+  /** The footer's state word (running, reconnecting, finished, interrupt, error…). */
+  get state(): string | undefined {
+    return this.footer.root.dataset['state'];
   }
 
   apply(event: EventRecord): void {
@@ -79,6 +99,16 @@ export class RunView {
         this.footer.showFailure(runErrorFailure(str(event, 'code') ?? 'RUN_ERROR', str(event, 'message') ?? 'The run failed.'));
         this.footer.showUsage(event['usage']);
         return;
+      case CONSOLE_NOTE:
+        this.stream.append(el('p', { class: 'note', text: str(event, 'text') ?? '' }));
+        return;
+      case CONSOLE_STATE: {
+        this.footer.setState(str(event, 'text') ?? '', str(event, 'state') ?? 'error');
+        const failure = obj(event, 'failure') as Failure | undefined;
+        if (failure) this.footer.showFailure(failure);
+        else this.footer.clearFailure();
+        return;
+      }
       default:
         return;
     }

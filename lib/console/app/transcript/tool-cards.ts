@@ -1,6 +1,10 @@
 /**
  * One card per tool call (docs/protocol.md §4): its name, arguments (TOOL_CALL_ARGS, shown as JSON
  * once complete), progress (CUSTOM iac-code.tool-progress.v1) and result (TOOL_CALL_RESULT).
+ *
+ * A resume's run may carry only the result of a call an earlier run started — an answered
+ * question's or resource selection's TOOL_CALL_RESULT comes right after acceptance (§5.6) — so the
+ * names of the thread's tool calls are shared between runs and such a result gets a card of its own.
  */
 import { el, prettyJson } from '../dom.js';
 import { num, obj, str } from './event-fields.js';
@@ -17,10 +21,15 @@ interface Card {
 export class ToolCards {
   private readonly cards = new Map<string, Card>();
 
-  constructor(private readonly place: (node: HTMLElement) => void) {}
+  constructor(
+    private readonly place: (node: HTMLElement) => void,
+    /** toolCallId → tool name, for the whole thread. */
+    private readonly names: Map<string, string>,
+  ) {}
 
   start(toolCallId: string, name: string): void {
     if (this.cards.has(toolCallId)) return;
+    this.names.set(toolCallId, name);
     const state = el('span', { class: 'badge', text: 'running' });
     const args = el('pre', { class: 'tool-args' });
     const progress = el('div', { class: 'tool-progress', hidden: true });
@@ -66,6 +75,8 @@ export class ToolCards {
   }
 
   result(toolCallId: string, content: string): void {
+    const earlier = this.names.get(toolCallId);
+    if (!this.cards.has(toolCallId) && earlier !== undefined) this.start(toolCallId, earlier);
     const card = this.cards.get(toolCallId);
     if (!card) return;
     card.result.replaceChildren(el('h5', { text: 'Result' }), el('pre', { text: prettyJson(content) }));

@@ -1,5 +1,5 @@
 /**
- * Asks for the bearer token when the adapter wants one (SPEC §7): a modal dialog, checked against
+ * Asks for the bearer token when the adapter wants one (docs/architecture.md §4.7): a modal dialog, checked against
  * the adapter before it is kept (connection/token-check.ts), kept in session storage only. A wrong
  * token or an adapter that cannot be reached is said in the dialog, next to the field.
  */

@@ -1,10 +1,10 @@
 /**
- * iac-code pipeline envelopes (contract §B.6): where they come from in an item, the message id of
+ * iac-code pipeline envelopes (docs/protocol.md §8.1, §8.3, §8.4): where they come from in an item, the message id of
  * their text, and the key of the step they belong to.
  */
 import type { JsonObject } from '../../a2a/wire-types.js';
 
-/** Event types shown as CUSTOM `iac-code.pipeline.v1` (SPEC §4; the seed's list). */
+/** Event types shown as CUSTOM `iac-code.pipeline.v1` (docs/protocol.md §8.5; the seed's list). */
 export const CUSTOM_PIPELINE_TYPES = new Set([
   'backup_blocked',
   'candidate_completed',
@@ -55,7 +55,7 @@ function text(value: unknown): string | undefined {
   return undefined;
 }
 
-/** Envelopes of an item: the batch first, then the single `pipeline` envelope (contract §B.2). */
+/** Envelopes of an item: the batch first, then the single `pipeline` envelope (docs/protocol.md §8.1). */
 export function envelopesOf(iac: JsonObject): JsonObject[] {
   const envelopes: JsonObject[] = [];
   const batch = record(iac['pipelineBatch'])?.['events'];
@@ -67,7 +67,7 @@ export function envelopesOf(iac: JsonObject): JsonObject[] {
 
 /**
  * `pipeline-message:<P>:<scope>` plus the coordinates of candidate, candidateStep and step (runId,
- * else id), de-duplicated (contract §B.6).
+ * else id), de-duplicated (docs/protocol.md §8.3).
  */
 export function pipelineMessageId(pipelineRunId: string, envelope: JsonObject): string {
   const parts = [`pipeline-message:${pipelineRunId}:${text(envelope['scope']) ?? 'pipeline'}`];
@@ -83,7 +83,7 @@ export function pipelineMessageId(pipelineRunId: string, envelope: JsonObject): 
   return parts.join(':');
 }
 
-/** `candidate:<candidate id | subPipelineId | runId>:<step id>` or `step:<step id>` (contract §B.6 step 3). */
+/** `candidate:<candidate id | subPipelineId | runId>:<step id>` or `step:<step id>` (docs/protocol.md §8.4). */
 export function stepKey(envelope: JsonObject): string | undefined {
   const stepId = text(record(envelope['candidateStep'])?.['id']) ?? text(record(envelope['step'])?.['id']);
   if (!stepId) return undefined;
@@ -92,7 +92,7 @@ export function stepKey(envelope: JsonObject): string | undefined {
   return candidateId ? `candidate:${candidateId}:${stepId}` : `step:${stepId}`;
 }
 
-/** The AG-UI step name: the step id for parent steps, the key itself for candidate steps (contract §C). */
+/** The AG-UI step name: the step id for parent steps, the key itself for candidate steps (docs/protocol.md §8.4). */
 export function stepName(key: string): string {
   return key.startsWith('step:') ? key.slice('step:'.length) : key;
 }

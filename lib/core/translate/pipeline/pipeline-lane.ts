@@ -1,8 +1,8 @@
 /**
  * Pipeline envelopes → standard AG-UI events, step lifecycle and the CUSTOM `iac-code.pipeline.v1`
- * event (contract §B.6), and recovery from `/iac-code/pipeline/state` (contract §B.7).
+ * event (docs/protocol.md §8), and recovery from `/iac-code/pipeline/state` (docs/protocol.md §8.6).
  *
- * Replays are de-duplicated by eventId and sequence (SPEC §4). Steps still active when a run ends
+ * Replays are de-duplicated by eventId and sequence (docs/protocol.md §8.2). Steps still active when a run ends
  * are finished for that run but stay in the durable open set, and the next run of the execution
  * reopens them — so every span is closed before RUN_FINISHED while the pipeline goes on.
  */
@@ -50,7 +50,7 @@ export class PipelineLane {
     this.pipelineRunId = `pipeline-${seed.threadId}`;
   }
 
-  /** STEP_STARTED for every step a previous run left active, sorted by key (contract §B.7). */
+  /** STEP_STARTED for every step a previous run left active, sorted by key (docs/protocol.md §8.4). */
   reopenSteps(): AguiEvent[] {
     return [...this.durable].sort().flatMap((key) => this.start(key));
   }
@@ -127,7 +127,7 @@ export class PipelineLane {
     return events;
   }
 
-  /** text, thinking, tool and usage signals have standard events and are never CUSTOM (SPEC §4). */
+  /** text, thinking, tool and usage signals have standard events and are never CUSTOM (docs/protocol.md §8.5). */
   private standard(type: string, envelope: JsonObject): AguiEvent[] {
     const data = record(envelope['data']) ?? {};
     const messageId = pipelineMessageId(this.pipelineRunId, envelope);

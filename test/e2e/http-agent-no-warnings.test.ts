@@ -1,8 +1,9 @@
 /**
  * The official @ag-ui/client 1.0 HttpAgent prints nothing on any scenario. Its enforce stage warns
  * "Removed unrecognised material" for every key @ag-ui/core 1.0 does not define, at any depth
- * (docs/protocol.md §4), so a silent console — on successes, failures, interrupts, resumes and
- * pipelines alike — shows the adapter emits exactly the 1.0 fields.
+ * (docs/protocol.md §4), so nothing printed through `console.warn` (or any other console method) —
+ * on successes, failures, interrupts, resumes and pipelines alike — shows the adapter emits exactly
+ * the 1.0 fields. ("console" here is Node's, not the web console at /console.)
  */
 import { format } from 'node:util';
 import { buildResumeArray, HttpAgent, type Interrupt } from '@ag-ui/client';

@@ -1,0 +1,134 @@
+/**
+ * What a crash can leave in the file store's directory, and what must happen next
+ * (docs/architecture.md §3.5, docs/protocol.md §6.10): a lock file that is empty, truncated, of
+ * another host or of a dead process is recovered — stale-lock recovery does not depend on reading
+ * the lock — while a live holder's lock is respected; a half-written temporary file is never
+ * mistaken for the thread; a document from a newer schema is a clear 503 for that thread only,
+ * and nothing overwrites it.
+ */
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdir, mkdtemp, readdir, readFile, utimes, writeFile } from 'node:fs/promises';
+import { hostname, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FileThreadStore } from '../../lib/adapters/file-store/file-store.js';
+import { StoreUnavailableError } from '../../lib/core/ports.js';
+import { runBody, uniqueId } from '../support/fixtures.js';
+import { lastEvent } from '../support/interrupts.js';
+import { type Stack, startStack } from '../support/stack.js';
+
+const run = promisify(execFile);
+
+async function storeWithThread(options: { lockWaitMs?: number; staleLockMs?: number } = {}): Promise<{ store: FileThreadStore; lock: string }> {
+  const store = new FileThreadStore(await mkdtemp(join(tmpdir(), 'agui-leftovers-')), options);
+  await store.save('t', { n: 1 }, 0);
+  return { store, lock: `${store.pathFor('t')}.lock` };
+}
+
+/** Sets a file's modification time `ageMs` into the past. */
+async function age(path: string, ageMs: number): Promise<void> {
+  const then = new Date(Date.now() - ageMs);
+  await utimes(path, then, then);
+}
+
+describe('lock files left behind', () => {
+  it('an empty lock (a crash between creating and writing it) is recovered', async () => {
+    const { store, lock } = await storeWithThread();
+    await writeFile(lock, '');
+    expect(await store.save('t', { n: 2 }, 1)).toBe(2);
+    expect(await store.load('t')).toEqual({ document: { n: 2 }, revision: 2 });
+  });
+
+  it('a truncated lock, and one of foreign bytes, are recovered', async () => {
+    const { store, lock } = await storeWithThread();
+    await writeFile(lock, `{"host":"${hostname()}","pi`);
+    expect(await store.save('t', { n: 2 }, 1)).toBe(2);
+    await writeFile(lock, '\u0000\u0001 not a lock');
+    expect(await store.save('t', { n: 3 }, 2)).toBe(3);
+  });
+
+  it("another host's lock is respected while fresh and recovered once older than the stale age, whatever it contains", async () => {
+    const { store, lock } = await storeWithThread({ lockWaitMs: 300, staleLockMs: 10_000 });
+    await writeFile(lock, JSON.stringify({ host: 'another-host', pid: 1, nonce: 'theirs' }));
+    await expect(store.save('t', { n: 2 }, 1)).rejects.toBeInstanceOf(StoreUnavailableError);
+    await age(lock, 11_000);
+    expect(await store.save('t', { n: 2 }, 1)).toBe(2);
+    // An old lock is stale by its age alone: its bytes are never needed.
+    await writeFile(lock, JSON.stringify({ host: hostname(), pid: process.pid, nonce: 'mine-but-old' }));
+    await age(lock, 11_000);
+    expect(await store.save('t', { n: 3 }, 2)).toBe(3);
+  });
+
+  it('a live holder on this host is respected', async () => {
+    const { store, lock } = await storeWithThread({ lockWaitMs: 1_500 });
+    await writeFile(lock, JSON.stringify({ host: hostname(), pid: process.pid, nonce: 'alive' }));
+    await expect(store.save('t', { n: 2 }, 1)).rejects.toBeInstanceOf(StoreUnavailableError);
+    expect(await readFile(lock, 'utf8')).toContain('alive');
+    expect(await store.load('t')).toEqual({ document: { n: 1 }, revision: 1 });
+  });
+
+  it('leaves no claim or stale files behind once a lock was recovered', async () => {
+    const { store, lock } = await storeWithThread();
+    await writeFile(lock, '');
+    await store.save('t', { n: 2 }, 1);
+    const left = (await readdir(dirname(lock))).filter((name) => !name.endsWith('.json'));
+    expect(left).toEqual([]);
+  });
+});
+
+describe('recovery under a race', () => {
+  it('four processes meeting the same stale lock at once recover it and lose no increment', async () => {
+    const stateDir = await mkdtemp(join(tmpdir(), 'agui-stale-race-'));
+    const store = new FileThreadStore(stateDir);
+    await store.save('shared-thread', { count: 0 }, 0);
+    const lock = `${store.pathFor('shared-thread')}.lock`;
+    await writeFile(lock, '');
+    await age(lock, 60_000);
+    const racer = join(import.meta.dirname, '../support/cas-racer.ts');
+    const startAt = String(Date.now() + 2_500);
+    await Promise.all(
+      Array.from({ length: 4 }, () => run(process.execPath, ['--import', 'tsx', racer, stateDir, 'shared-thread', '10', startAt], { cwd: join(import.meta.dirname, '../..') })),
+    );
+    expect(await store.load('shared-thread')).toEqual({ document: { count: 40 }, revision: 41 });
+  }, 60_000);
+});
+
+describe('a half-written temporary file', () => {
+  it('is never read as the thread, and the next save succeeds', async () => {
+    const { store } = await storeWithThread();
+    await writeFile(`${store.pathFor('t')}.${randomUUID()}.tmp`, '{"revision":2,"writeId":"dead","docu');
+    expect(await store.load('t')).toEqual({ document: { n: 1 }, revision: 1 });
+    expect(await store.save('t', { n: 2 }, 1)).toBe(2);
+    expect(await store.load('t')).toEqual({ document: { n: 2 }, revision: 2 });
+  });
+});
+
+describe('a thread document from a newer schema version', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({ store: 'file' });
+  });
+  afterAll(async () => stack.close());
+
+  it('is 503 STATE_UNAVAILABLE for that thread only, on a run and on a cancel; nothing overwrites it', async () => {
+    const threadId = uniqueId('future-thread');
+    const store = stack.store as FileThreadStore;
+    const path = store.pathFor(threadId);
+    const future = JSON.stringify({ revision: 7, writeId: 'future', document: { schemaVersion: 2, threadId, somethingNew: { kept: true } } });
+    await mkdir(dirname(path), { recursive: true });
+    await writeFile(path, future);
+
+    const refused = await stack.run(runBody({ threadId }));
+    expect(refused.status).toBe(503);
+    expect(refused.json).toMatchObject({ error: { code: 'STATE_UNAVAILABLE' } });
+    const cancel = await stack.post('/extensions/iac-code/v1/executions/some-execution/cancel', { threadId, rosInvocationId: 'invocation-1' });
+    expect(cancel.status).toBe(503);
+    expect(await cancel.json()).toMatchObject({ error: { code: 'STATE_UNAVAILABLE' } });
+    expect(await readFile(path, 'utf8')).toBe(future);
+    expect(stack.emulator.callsOf('SendStreamingMessage').some((call) => JSON.stringify(call.params).includes(threadId))).toBe(false);
+
+    expect(lastEvent((await stack.run(runBody({ threadId: uniqueId('other-thread') }))).sse)).toMatchObject({ type: 'RUN_FINISHED' });
+  });
+});
