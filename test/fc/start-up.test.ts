@@ -90,7 +90,13 @@ describe('a cold start', () => {
     const port = await freePort();
     const child = spawn(FC_NODE, ['--import', probe, '--enable-source-maps', 'index.mjs'], {
       cwd: agui.codeDir,
-      env: { PATH: process.env['PATH'], FC_SERVER_PORT: String(port), IAC_CODE_AGUI_A2A_URL: 'http://127.0.0.1:9/', IAC_CODE_AGUI_STATE_DIR: join(dir, 'state') },
+      env: {
+        PATH: process.env['PATH'],
+        FC_SERVER_PORT: String(port),
+        IAC_CODE_AGUI_A2A_URL: 'http://127.0.0.1:9/',
+        IAC_CODE_AGUI_STATE_DIR: join(dir, 'state'),
+        IAC_CODE_AGUI_ALLOW_ANONYMOUS: '1',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const reports: boolean[] = [];

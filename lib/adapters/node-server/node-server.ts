@@ -18,7 +18,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { errorFields } from '../../core/error-fields.js';
-import { translate } from '../../core/i18n/catalogue.js';
+import { en } from '../../core/i18n/messages-en.js';
 import type { Logger } from '../../core/ports.js';
 import type { App, PlainResponse } from '../../http/app.js';
 import { DEFAULT_BODY_TIMEOUT_MS } from '../../http/read-body.js';
@@ -181,7 +181,7 @@ function writeShellAnswer(req: IncomingMessage, res: ServerResponse, body: Reque
   res.setHeader(NOSNIFF, 'nosniff');
   res.removeHeader('connection');
   if (!req.complete) discardRestOfBody(req, res, body, { closeAfter: false, stalled: false });
-  res.end(JSON.stringify({ error: { code, message: translate(key, 'en') } }));
+  res.end(JSON.stringify({ error: { code, message: en[key] } }));
 }
 
 export interface NodeHandlerOptions {
