@@ -115,6 +115,8 @@ export async function benchFunctionCompute(options: { runs?: number; liveStreams
   const runtime = await localFcRuntime();
   const program = localCommand(runtime.command).command[0] as string;
   const a2aToken = randomBytes(16).toString('hex');
+  // The FC entry refuses to start without a bearer token for its POST routes (docs/protocol.md §1.2).
+  const authToken = randomBytes(16).toString('hex');
   const emulator = await startA2AEmulator({ token: a2aToken });
   // As s.yaml deploys it: the OSS store (the emulator is never called by /health, but the store is configured).
   const ossCredential = { accessKeyId: 'bench-ak', accessKeySecret: randomBytes(16).toString('hex') };
@@ -126,10 +128,10 @@ export async function benchFunctionCompute(options: { runs?: number; liveStreams
     const stateDir = await mkdtemp(join(tmpdir(), 'agui-bench-fc-'));
     for (let run = 0; run < runs; run += 1) {
       const port = await freePort();
-      const plan = fcLocalSpawnPlan({ runtime, port, a2aUrl: emulator.url, a2aToken, stateDir, oss });
+      const plan = fcLocalSpawnPlan({ runtime, port, a2aUrl: emulator.url, a2aToken, authToken, stateDir, oss });
       samples.push(await timeToHealth(plan, port));
       const barePort = await freePort();
-      bare.push(await timeToHealth({ ...fcLocalSpawnPlan({ runtime, port: barePort, a2aUrl: emulator.url, a2aToken, stateDir, oss }), args: ['-e', BARE_SERVER] }, barePort));
+      bare.push(await timeToHealth({ ...fcLocalSpawnPlan({ runtime, port: barePort, a2aUrl: emulator.url, a2aToken, authToken, stateDir, oss }), args: ['-e', BARE_SERVER] }, barePort));
     }
     await rm(stateDir, { recursive: true, force: true });
     const liveStreams =
