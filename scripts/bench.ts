@@ -13,6 +13,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { cpus, freemem, loadavg, release, totalmem, type } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { errorSummary } from '../lib/core/error-fields.js';
 import { benchFunctionCompute } from './bench/function-compute.js';
 import { startBenchStack } from './bench/local-stack.js';
 import type { Comparison } from './bench/measure.js';
@@ -150,6 +151,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.stderr.write(`bench failed: ${error instanceof Error && error.stack ? error.stack : errorSummary(error)}\n`);
   process.exit(1);
 });

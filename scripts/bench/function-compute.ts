@@ -131,7 +131,9 @@ export async function benchFunctionCompute(options: { runs?: number; liveStreams
       const plan = fcLocalSpawnPlan({ runtime, port, a2aUrl: emulator.url, a2aToken, authToken, stateDir, oss });
       samples.push(await timeToHealth(plan, port));
       const barePort = await freePort();
-      bare.push(await timeToHealth({ ...fcLocalSpawnPlan({ runtime, port: barePort, a2aUrl: emulator.url, a2aToken, authToken, stateDir, oss }), args: ['-e', BARE_SERVER] }, barePort));
+      bare.push(
+        await timeToHealth({ ...fcLocalSpawnPlan({ runtime, port: barePort, a2aUrl: emulator.url, a2aToken, authToken, stateDir, oss }), args: ['-e', BARE_SERVER] }, barePort),
+      );
     }
     await rm(stateDir, { recursive: true, force: true });
     const liveStreams =
