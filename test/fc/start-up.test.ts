@@ -6,26 +6,15 @@
  * (undici), which the first POST then does. Checked on the built bundle under FC's Node 22.
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type BuiltFunction, PROJECT_ROOT } from '../../scripts/build.js';
-import { buildIntoTemp, FC_NODE, freePort } from './fc-support.js';
+import { buildForSuite, FC_NODE, freePort } from './fc-support.js';
 
-let outDir: string;
-let agui: BuiltFunction;
-const scratch: string[] = [];
-
-beforeAll(async () => {
-  ({ outDir, agui } = await buildIntoTemp());
-  scratch.push(outDir);
-});
-
-afterAll(async () => {
-  await Promise.all(scratch.map((dir) => rm(dir, { recursive: true, force: true })));
-});
+const suite = buildForSuite();
 
 /** The entry and every chunk it imports statically, transitively: what Node loads before serving. */
 function startUpOutputs(fn: BuiltFunction): string[] {
@@ -57,8 +46,8 @@ function get(port: number, path: string, method = 'GET', body?: string): Promise
 
 describe('a cold start', () => {
   it('loads only what GET /health runs: no validation, catalogue, SDK, store driver or image code', () => {
-    const outputs = startUpOutputs(agui);
-    const inputs = outputs.flatMap((path) => Object.keys(agui.metafile.outputs[path]?.inputs ?? {}));
+    const outputs = startUpOutputs(suite.agui);
+    const inputs = outputs.flatMap((path) => Object.keys(suite.agui.metafile.outputs[path]?.inputs ?? {}));
     expect(inputs).toContain('lib/http/app.ts');
     expect(inputs).toContain('lib/adapters/start-adapter.ts');
     const deferred = inputs.filter((input) =>
@@ -69,7 +58,7 @@ describe('a cold start', () => {
     expect(deferred).toEqual([]);
     const builtins = new Set(
       outputs.flatMap((path) =>
-        (agui.metafile.outputs[path]?.imports ?? []).filter((imported) => imported.external && imported.kind === 'import-statement').map((imported) => imported.path),
+        (suite.agui.metafile.outputs[path]?.imports ?? []).filter((imported) => imported.external && imported.kind === 'import-statement').map((imported) => imported.path),
       ),
     );
     expect(builtins.has('node:crypto')).toBe(false);
@@ -80,7 +69,7 @@ describe('a cold start', () => {
 
   it('answers its first GET /health without loading Node’s fetch; the first POST loads it', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'agui-start-up-'));
-    scratch.push(dir);
+    suite.scratch.push(dir);
     // Reports, on SIGUSR2, whether Node has loaded its fetch implementation (undici) so far.
     const probe = join(dir, 'probe.mjs');
     await writeFile(
@@ -89,7 +78,7 @@ describe('a cold start', () => {
     );
     const port = await freePort();
     const child = spawn(FC_NODE, ['--import', probe, '--enable-source-maps', 'index.mjs'], {
-      cwd: agui.codeDir,
+      cwd: suite.agui.codeDir,
       env: {
         PATH: process.env['PATH'],
         FC_SERVER_PORT: String(port),
