@@ -48,19 +48,32 @@ export class FileThreadStore implements ThreadStore {
 
   async save(threadId: string, document: unknown, expected: number): Promise<number> {
     const path = this.pathFor(threadId);
+    const envelope: Envelope = { revision: expected + 1, writeId: randomUUID(), document };
+    let staged: Promise<string> | undefined;
+    let committed = false;
     try {
       await this.prepare();
+      // The new file is written and fsynced while the lock is being taken: nothing in it depends on
+      // what the lock guards (it carries `expected + 1`, and becomes the thread only by the rename
+      // under the lock, after the compare). So the fsync overlaps the lock instead of lengthening
+      // the critical section (docs/architecture.md §3.5).
+      const temp = stageFile(path, JSON.stringify(envelope));
+      temp.catch(() => undefined);
+      staged = temp;
       return await withFileLock(`${path}.lock`, { staleMs: this.options.staleLockMs ?? 10_000, waitMs: this.options.lockWaitMs ?? 5_000 }, async (stillHeld) => {
         const current = (await this.readEnvelope(path))?.revision ?? 0;
         if (current !== expected) throw new StoreConflictError();
-        const envelope: Envelope = { revision: expected + 1, writeId: randomUUID(), document };
-        await writeAtomically(path, JSON.stringify(envelope), stillHeld);
+        await commit(await temp, path, stillHeld);
+        committed = true;
         return envelope.revision;
       });
     } catch (error) {
       // A conflict or a corrupt file says more than "cannot write"; an unreadable one gets the write's context.
       if (error instanceof StoreError && error.kind !== 'unavailable') throw error;
       throw new StoreUnavailableError(`cannot write thread state: ${(error as Error).message}`, { cause: error });
+    } finally {
+      // A staged file that never became the thread (conflict, lost lock, failure) is removed.
+      if (staged && !committed) await staged.then((temp) => unlink(temp)).catch(() => undefined);
     }
   }
 
@@ -94,26 +107,30 @@ export class FileThreadStore implements ThreadStore {
   }
 }
 
-/**
- * Temp file + rename. `mayCommit` runs between the two: the rename is the commit, so the lock is
- * checked once more right before it (file-lock.ts: a recovery racing a fresh holder can, in a
- * window of microseconds, leave two writers believing they hold the lock; the second check makes
- * the one that lost the name give up with a conflict instead of overwriting).
- */
-async function writeAtomically(path: string, text: string, mayCommit: () => Promise<boolean>): Promise<void> {
+/** Writes `text` to a new temporary file beside `path` and fsyncs it; returns the temporary file's name. */
+async function stageFile(path: string, text: string): Promise<string> {
   const temp = `${path}.${randomUUID()}.tmp`;
   const handle = await open(temp, 'wx', 0o600);
   try {
     await handle.writeFile(text);
     await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
-    if (!(await mayCommit())) throw new StoreConflictError('The thread lock was lost before the write; re-read and retry.');
-    await rename(temp, path);
   } catch (error) {
+    await handle.close().catch(() => undefined);
     await unlink(temp).catch(() => undefined);
     throw error;
   }
+  await handle.close();
+  return temp;
+}
+
+/**
+ * The rename of the staged file over the thread is the commit. `mayCommit` runs right before it:
+ * the lock is checked once more (file-lock.ts: a recovery racing a fresh holder can, in a window
+ * of microseconds, leave two writers believing they hold the lock; the second check makes the one
+ * that lost the name give up with a conflict instead of overwriting). The caller removes the
+ * staged file when this throws.
+ */
+async function commit(temp: string, path: string, mayCommit: () => Promise<boolean>): Promise<void> {
+  if (!(await mayCommit())) throw new StoreConflictError('The thread lock was lost before the write; re-read and retry.');
+  await rename(temp, path);
 }
