@@ -6,11 +6,15 @@
  */
 
 import { randomUUID } from 'node:crypto';
-import { chmod, mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
+import { closeSync, fsync, openSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmod, mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { StoreConflictError, StoreCorruptError, type StoredDocument, StoreError, StoreUnavailableError, type ThreadStore } from '../../core/ports.js';
 import { threadKey } from '../../core/thread/thread-key.js';
 import { withFileLock } from './file-lock.js';
+
+const fsyncAsync = promisify(fsync);
 
 interface Envelope {
   revision: number;
@@ -61,7 +65,7 @@ export class FileThreadStore implements ThreadStore {
       temp.catch(() => undefined);
       staged = temp;
       return await withFileLock(`${path}.lock`, { staleMs: this.options.staleLockMs ?? 10_000, waitMs: this.options.lockWaitMs ?? 5_000 }, async (stillHeld) => {
-        const current = (await this.readEnvelope(path))?.revision ?? 0;
+        const current = readEnvelopeNow(path)?.revision ?? 0;
         if (current !== expected) throw new StoreConflictError();
         await commit(await temp, path, stillHeld);
         committed = true;
@@ -73,7 +77,7 @@ export class FileThreadStore implements ThreadStore {
       throw new StoreUnavailableError(`cannot write thread state: ${(error as Error).message}`, { cause: error });
     } finally {
       // A staged file that never became the thread (conflict, lost lock, failure) is removed.
-      if (staged && !committed) await staged.then((temp) => unlink(temp)).catch(() => undefined);
+      if (staged && !committed) await staged.then(removeQuietly, () => undefined);
     }
   }
 
@@ -94,33 +98,67 @@ export class FileThreadStore implements ThreadStore {
     try {
       text = await readFile(path, 'utf8');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw new StoreUnavailableError(`cannot read thread state: ${(error as Error).message}`, { cause: error });
+      return unreadable(error);
     }
-    try {
-      const envelope = JSON.parse(text) as Envelope;
-      if (!Number.isInteger(envelope.revision) || envelope.revision < 1 || typeof envelope.writeId !== 'string') throw new Error('bad envelope');
-      return envelope;
-    } catch (error) {
-      throw new StoreCorruptError('The thread state file is corrupt.', { cause: error });
-    }
+    return parseEnvelope(text);
   }
 }
 
-/** Writes `text` to a new temporary file beside `path` and fsyncs it; returns the temporary file's name. */
+/**
+ * The stored envelope, read synchronously: under the lock, where a local read of a few kilobytes
+ * is far shorter than a round trip through the thread pool (docs/architecture.md §3.5).
+ */
+function readEnvelopeNow(path: string): Envelope | undefined {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    return unreadable(error);
+  }
+  return parseEnvelope(text);
+}
+
+function unreadable(error: unknown): undefined {
+  if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+  throw new StoreUnavailableError(`cannot read thread state: ${(error as Error).message}`, { cause: error });
+}
+
+function parseEnvelope(text: string): Envelope {
+  try {
+    const envelope = JSON.parse(text) as Envelope;
+    if (!Number.isInteger(envelope.revision) || envelope.revision < 1 || typeof envelope.writeId !== 'string') throw new Error('bad envelope');
+    return envelope;
+  } catch (error) {
+    throw new StoreCorruptError('The thread state file is corrupt.', { cause: error });
+  }
+}
+
+/**
+ * Writes `text` to a new temporary file beside `path` and fsyncs it; returns the temporary file's
+ * name. Only the fsync, which waits for the disk, leaves the event loop; creating and writing a
+ * file of a few kilobytes are local calls of microseconds (docs/architecture.md §3.5).
+ */
 async function stageFile(path: string, text: string): Promise<string> {
   const temp = `${path}.${randomUUID()}.tmp`;
-  const handle = await open(temp, 'wx', 0o600);
+  const fd = openSync(temp, 'wx', 0o600);
   try {
-    await handle.writeFile(text);
-    await handle.sync();
+    writeFileSync(fd, text);
+    await fsyncAsync(fd);
   } catch (error) {
-    await handle.close().catch(() => undefined);
-    await unlink(temp).catch(() => undefined);
+    closeSync(fd);
+    removeQuietly(temp);
     throw error;
   }
-  await handle.close();
+  closeSync(fd);
   return temp;
+}
+
+function removeQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // Already gone.
+  }
 }
 
 /**
@@ -132,5 +170,5 @@ async function stageFile(path: string, text: string): Promise<string> {
  */
 async function commit(temp: string, path: string, mayCommit: () => Promise<boolean>): Promise<void> {
   if (!(await mayCommit())) throw new StoreConflictError('The thread lock was lost before the write; re-read and retry.');
-  await rename(temp, path);
+  renameSync(temp, path);
 }
