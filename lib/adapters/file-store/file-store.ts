@@ -7,7 +7,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { closeSync, fsync, openSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
-import { chmod, mkdir, readFile } from 'node:fs/promises';
+import { chmod, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { StoreConflictError, StoreCorruptError, type StoredDocument, StoreError, StoreUnavailableError, type ThreadStore } from '../../core/ports.js';
@@ -46,7 +46,7 @@ export class FileThreadStore implements ThreadStore {
   }
 
   async load(threadId: string): Promise<StoredDocument | undefined> {
-    const envelope = await this.readEnvelope(this.pathFor(threadId));
+    const envelope = readEnvelopeNow(this.pathFor(threadId));
     return envelope ? { document: envelope.document, revision: envelope.revision } : undefined;
   }
 
@@ -92,21 +92,11 @@ export class FileThreadStore implements ThreadStore {
     });
     return this.prepared;
   }
-
-  private async readEnvelope(path: string): Promise<Envelope | undefined> {
-    let text: string;
-    try {
-      text = await readFile(path, 'utf8');
-    } catch (error) {
-      return unreadable(error);
-    }
-    return parseEnvelope(text);
-  }
 }
 
 /**
- * The stored envelope, read synchronously: under the lock, where a local read of a few kilobytes
- * is far shorter than a round trip through the thread pool (docs/architecture.md §3.5).
+ * The stored envelope, read synchronously: a local read of a few kilobytes is far shorter than a
+ * round trip through the thread pool, and under the lock it keeps the lock short (docs/architecture.md §3.5).
  */
 function readEnvelopeNow(path: string): Envelope | undefined {
   let text: string;
