@@ -18,8 +18,8 @@
 
 import { randomUUID } from 'node:crypto';
 import type { BigIntStats } from 'node:fs';
-import { linkSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { link, readFile, rename, stat, unlink } from 'node:fs/promises';
+import { statSync } from 'node:fs';
+import { link, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -45,16 +45,20 @@ export const UNREADABLE_GRACE_MS = 1_000;
  */
 export async function withFileLock<T>(lockPath: string, options: LockOptions, body: (stillHeld: () => Promise<boolean>) => Promise<T>): Promise<T> {
   const owner: LockOwner = { host: hostname(), pid: process.pid, nonce: randomUUID() };
-  const held = await acquire(lockPath, owner, options);
+  const { held, claimRemoved } = await acquire(lockPath, owner, options);
   const stillHeld = async () => sameFile(statOf(lockPath), held);
   try {
     return await body(stillHeld);
   } finally {
-    release(lockPath, held);
+    await Promise.all([release(lockPath, held), claimRemoved]);
   }
 }
 
-/** The file's stats, or undefined when it is gone. */
+/**
+ * The file's stats, or undefined when it is gone. Read synchronously, as every read of the driver
+ * is: a local read takes microseconds, less than a round trip through the thread pool, and never
+ * waits for the journal as a change to a directory can (docs/architecture.md §3.5).
+ */
 function statOf(path: string): BigIntStats | undefined {
   return statSync(path, { bigint: true, throwIfNoEntry: false });
 }
@@ -70,32 +74,33 @@ function sameFile(a: BigIntStats | undefined, b: BigIntStats | undefined): boole
 }
 
 /**
- * Returns the stats of the lock file this caller now holds. The calls on the uncontended path are
- * synchronous: each is a local metadata operation of microseconds, far shorter than a round trip
- * through the thread pool, and the lock is held for less time (docs/architecture.md §3.5).
+ * Returns the stats of the lock file this caller now holds, and the removal of its claim file —
+ * started once the claim is under the lock's name, so that the holder's work need not wait for it.
  */
-async function acquire(lockPath: string, owner: LockOwner, options: LockOptions): Promise<BigIntStats> {
+async function acquire(lockPath: string, owner: LockOwner, options: LockOptions): Promise<{ held: BigIntStats; claimRemoved: Promise<void> }> {
   const claim = `${lockPath}.${owner.nonce}.claim`;
-  writeFileSync(claim, JSON.stringify(owner), { mode: 0o600, flag: 'wx' });
+  await writeFile(claim, JSON.stringify(owner), { mode: 0o600, flag: 'wx' });
+  const removeClaim = (): Promise<void> => unlink(claim).catch(() => undefined);
   try {
     // Linking changes neither the inode nor the write time: these are the lock's stats once linked.
     const claimed = statSync(claim, { bigint: true });
     const deadline = Date.now() + options.waitMs;
     for (let delay = 1; ; delay = Math.min(delay * 2, 25)) {
-      if (linked(claim, lockPath)) return claimed;
+      if (await linked(claim, lockPath)) return { held: claimed, claimRemoved: removeClaim() };
       await breakIfStale(lockPath, options.staleMs);
       if (Date.now() > deadline) throw new Error(`timed out waiting for ${lockPath}`);
       await sleep(delay);
     }
-  } finally {
-    removeQuietly(claim);
+  } catch (error) {
+    await removeClaim();
+    throw error;
   }
 }
 
 /** Links the claim to the lock's name: false when the name is taken. */
-function linked(claim: string, lockPath: string): boolean {
+async function linked(claim: string, lockPath: string): Promise<boolean> {
   try {
-    linkSync(claim, lockPath);
+    await link(claim, lockPath);
     return true;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
@@ -103,17 +108,9 @@ function linked(claim: string, lockPath: string): boolean {
   }
 }
 
-function removeQuietly(path: string): void {
-  try {
-    unlinkSync(path);
-  } catch {
-    // Already gone.
-  }
-}
-
 /** Removes the lock only while it is still this holder's (a recovery may have taken it meanwhile). */
-function release(lockPath: string, held: BigIntStats): void {
-  if (sameFile(statOf(lockPath), held)) removeQuietly(lockPath);
+async function release(lockPath: string, held: BigIntStats): Promise<void> {
+  if (sameFile(statOf(lockPath), held)) await unlink(lockPath).catch(() => undefined);
 }
 
 async function breakIfStale(lockPath: string, staleMs: number): Promise<void> {

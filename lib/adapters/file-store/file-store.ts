@@ -6,15 +6,12 @@
  */
 
 import { randomUUID } from 'node:crypto';
-import { closeSync, fsync, openSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
-import { chmod, mkdir } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { chmod, mkdir, open, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { StoreConflictError, StoreCorruptError, type StoredDocument, StoreError, StoreUnavailableError, type ThreadStore } from '../../core/ports.js';
 import { threadKey } from '../../core/thread/thread-key.js';
 import { withFileLock } from './file-lock.js';
-
-const fsyncAsync = promisify(fsync);
 
 interface Envelope {
   revision: number;
@@ -95,8 +92,9 @@ export class FileThreadStore implements ThreadStore {
 }
 
 /**
- * The stored envelope, read synchronously: a local read of a few kilobytes is far shorter than a
- * round trip through the thread pool, and under the lock it keeps the lock short (docs/architecture.md §3.5).
+ * The stored envelope, read synchronously: a local read of a few kilobytes takes microseconds, less
+ * than a round trip through the thread pool, and never waits for the journal as a change to a
+ * directory can; under the lock it keeps the lock short (docs/architecture.md §3.5).
  */
 function readEnvelopeNow(path: string): Envelope | undefined {
   let text: string;
@@ -123,32 +121,24 @@ function parseEnvelope(text: string): Envelope {
   }
 }
 
-/**
- * Writes `text` to a new temporary file beside `path` and fsyncs it; returns the temporary file's
- * name. Only the fsync, which waits for the disk, leaves the event loop; creating and writing a
- * file of a few kilobytes are local calls of microseconds (docs/architecture.md §3.5).
- */
+/** Writes `text` to a new temporary file beside `path` and fsyncs it; returns the temporary file's name. */
 async function stageFile(path: string, text: string): Promise<string> {
   const temp = `${path}.${randomUUID()}.tmp`;
-  const fd = openSync(temp, 'wx', 0o600);
+  const handle = await open(temp, 'wx', 0o600);
   try {
-    writeFileSync(fd, text);
-    await fsyncAsync(fd);
+    await handle.writeFile(text);
+    await handle.sync();
   } catch (error) {
-    closeSync(fd);
-    removeQuietly(temp);
+    await handle.close().catch(() => undefined);
+    await removeQuietly(temp);
     throw error;
   }
-  closeSync(fd);
+  await handle.close();
   return temp;
 }
 
-function removeQuietly(path: string): void {
-  try {
-    unlinkSync(path);
-  } catch {
-    // Already gone.
-  }
+function removeQuietly(path: string): Promise<void> {
+  return unlink(path).catch(() => undefined);
 }
 
 /**
@@ -160,5 +150,5 @@ function removeQuietly(path: string): void {
  */
 async function commit(temp: string, path: string, mayCommit: () => Promise<boolean>): Promise<void> {
   if (!(await mayCommit())) throw new StoreConflictError('The thread lock was lost before the write; re-read and retry.');
-  renameSync(temp, path);
+  await rename(temp, path);
 }
