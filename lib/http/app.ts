@@ -22,13 +22,32 @@ import { handlePreStop, isPreStopCall, PRE_STOP_PATH, type PreStopDrain } from '
  * health check and whoever arrives first after a cold start are not kept waiting for code
  * `GET /health` never runs (docs/architecture.md §6.3). Each is imported once and kept.
  */
-const runRoute = () => import('./run-route.js');
-const cancelRoute = () => import('./cancel-route.js');
-const subscribeRoute = () => import('./subscribe-route.js');
+const runRoute = importedOnce(() => import('./run-route.js'));
+const cancelRoute = importedOnce(() => import('./cancel-route.js'));
+const subscribeRoute = importedOnce(() => import('./subscribe-route.js'));
+const errorModule = importedOnce(() => import('./error-response.js'));
+
+/**
+ * The module's import, started by the first call and kept: `import()` of a loaded module still
+ * resolves it again on every call (under tsx's loader, about a millisecond per request). A failed
+ * import is tried again by the next call.
+ */
+function importedOnce<T>(load: () => Promise<T>): () => Promise<T> {
+  let loading: Promise<T> | undefined;
+  return () => {
+    if (!loading) {
+      loading = load();
+      loading.catch(() => {
+        loading = undefined;
+      });
+    }
+    return loading;
+  };
+}
 
 /** The error envelope, with the message catalogue behind it: loaded by the first error answer. */
 async function errorResponse(error: AdapterError, language: Language, headers?: Record<string, string>): Promise<Response> {
-  return (await import('./error-response.js')).errorResponse(error, language, headers);
+  return (await errorModule()).errorResponse(error, language, headers);
 }
 
 export interface AppConfig {
