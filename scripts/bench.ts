@@ -3,7 +3,9 @@
  * the same run (never as timing assertions in tests), written to docs/benchmarks.md with its chart
  * docs/images/benchmarks.svg (scripts/bench/report.ts), and printed.
  *
- *   npm run bench [-- --json] [-- --only translation,turns,relay,fc,oss] [-- --no-write]
+ *   npm run bench [-- --json] [-- --only translation,turns,relay,fc,streams,oss] [-- --no-write]
+ *
+ * `streams` is the live-stream figure alone (it is also part of `fc`).
  *
  * The docs are rewritten only by a whole run (no --only). The figures before issue 13's work are
  * kept in scripts/bench/before.json, so the report shows before → now.
@@ -14,7 +16,7 @@ import { cpus, freemem, loadavg, release, totalmem, type } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { errorSummary } from '../lib/core/error-fields.js';
-import { benchFunctionCompute } from './bench/function-compute.js';
+import { benchFunctionCompute, benchFunctionLiveStreams } from './bench/function-compute.js';
 import { startBenchStack } from './bench/local-stack.js';
 import type { Comparison } from './bench/measure.js';
 import { benchRelay } from './bench/relay.js';
@@ -96,6 +98,11 @@ async function main(): Promise<void> {
     }
     for (const size of fc.sizes) sizes.push({ ...size, ...(before.sizes[size.name] === undefined ? {} : { beforeBytes: before.sizes[size.name] }) });
     notes.push(...fc.notes);
+  }
+  if (only?.has('streams') && !only.has('fc')) {
+    const streams = await benchFunctionLiveStreams();
+    rows.push(streams.rss);
+    notes.push(`${streams.streams.toLocaleString('en')} concurrent live streams on one instance: ${streams.lost} lost an event.`);
   }
   if (wanted('oss')) {
     const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/bench-oss.ts'], { cwd: PROJECT_ROOT, maxBuffer: 16 * 1024 * 1024 });

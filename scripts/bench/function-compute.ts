@@ -157,3 +157,20 @@ export async function benchFunctionCompute(options: { runs?: number; liveStreams
     await ossEmulator.close();
   }
 }
+
+/**
+ * Only the live-stream figure (`npm run bench -- --only streams`): the same build, Node and emulator
+ * as benchFunctionCompute, without the cold-start and bundle figures.
+ */
+export async function benchFunctionLiveStreams(): Promise<LiveStreamFigures> {
+  await buildFunctions();
+  const runtime = await localFcRuntime();
+  const program = localCommand(runtime.command).command[0] as string;
+  const a2aToken = randomBytes(16).toString('hex');
+  const emulator = await startA2AEmulator({ token: a2aToken });
+  try {
+    return await benchLiveStreams({ runtime, emulator, a2aToken, port: await freePort(), barePort: await freePort(), program });
+  } finally {
+    await emulator.close();
+  }
+}

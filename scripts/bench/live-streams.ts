@@ -151,7 +151,8 @@ export async function benchLiveStreams(options: {
     a2aUrl: emulator.url,
     a2aToken,
     stateDir: join(scratch, 'state'),
-    env: { NODE_OPTIONS: `--expose-gc --import=${preload}`, IAC_CODE_AGUI_LOG_LEVEL: 'warn' },
+    // Anonymous, as FC's entry allows only when told (the streams carry no token).
+    env: { NODE_OPTIONS: `--expose-gc --import=${preload}`, IAC_CODE_AGUI_LOG_LEVEL: 'warn', IAC_CODE_AGUI_ALLOW_ANONYMOUS: '1' },
   });
   try {
     // One whole turn first: the code every stream runs is loaded before the first reading.

@@ -93,23 +93,32 @@ export class SdkA2AKernel implements A2AKernel {
     return fetch(input, { ...init, headers }).then((response) => withTrimmedSse(response, onTaskId));
   };
 
-  /** A signal of this call's own (the key of its `onTaskId`), following the caller's. */
-  private watchTaskId(options: KernelCallOptions): AbortSignal | undefined {
-    if (!options.onTaskId) return options.signal;
-    const signal = options.signal ? AbortSignal.any([options.signal]) : new AbortController().signal;
-    this.taskIdWatchers.set(signal, options.onTaskId);
-    return signal;
+  /**
+   * A signal of this call's own (the key of its `onTaskId`), following the caller's through one
+   * listener that `stop` removes when the stream ends (lighter than AbortSignal.any for an idle run).
+   */
+  private watchTaskId(options: KernelCallOptions): { signal: AbortSignal | undefined; stop: () => void } {
+    const { onTaskId, signal: caller } = options;
+    if (!onTaskId) return { signal: caller, stop: () => undefined };
+    const own = new AbortController();
+    const follow = (): void => own.abort(caller?.reason);
+    if (caller?.aborted) follow();
+    else caller?.addEventListener('abort', follow, { once: true });
+    this.taskIdWatchers.set(own.signal, onTaskId);
+    return { signal: own.signal, stop: () => caller?.removeEventListener('abort', follow) };
   }
 
   async *sendStreamingMessage(params: WireSendParams, options: KernelCallOptions = {}): AsyncIterable<WireStreamItem> {
     const { sdk, client } = await this.connect();
-    const signal = this.watchTaskId(options);
+    const { signal, stop } = this.watchTaskId(options);
     try {
       for await (const event of client.sendMessageStream(sdk.SendMessageRequest.fromJSON(params), { signal })) {
         yield sdk.StreamResponse.toJSON(event) as WireStreamItem;
       }
     } catch (error) {
       throw kernelError(error, options.signal);
+    } finally {
+      stop();
     }
   }
 

@@ -123,6 +123,20 @@ function toRequest(req: IncomingMessage, body: RequestBody, signal: AbortSignal)
 /** On every response, the app's own and the shell's fallbacks alike (docs/protocol.md §1.5). */
 const NOSNIFF = 'x-content-type-options';
 
+/**
+ * Resolves when `res` can take more (or is gone). Both listeners go once either fires: a long
+ * stream that meets backpressure often must not pile up 'close' listeners on its response.
+ */
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = (): void => {
+      res.off('drain', done).off('close', done);
+      resolve();
+    };
+    res.on('drain', done).on('close', done);
+  });
+}
+
 async function writeResponse(response: Response, req: IncomingMessage, res: ServerResponse, body: RequestBody, closeConnection: boolean): Promise<void> {
   res.statusCode = response.status;
   for (const [name, value] of response.headers) res.setHeader(name, value);
@@ -149,7 +163,7 @@ async function writeResponse(response: Response, req: IncomingMessage, res: Serv
     const { done, value } = await reader.read();
     if (done) break;
     if (res.destroyed || res.writableEnded) continue;
-    if (!res.write(value)) await new Promise<void>((resolve) => res.once('drain', resolve).once('close', resolve));
+    if (!res.write(value)) await drained(res);
   }
   if (!res.destroyed) res.end();
 }
