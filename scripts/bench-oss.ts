@@ -1,15 +1,22 @@
 /**
  * `npm run bench:oss`: how many OSS requests the OSS thread store makes per admission, per normal
- * turn, per interrupt and per resume (docs/state-store.md "Request counts"). Runs the adapter
- * in-process on the OSS driver against the local OSS emulator and the built-in A2A emulator, and
- * reads the emulator's per-operation request counters around each step. Prints JSON.
+ * turn, per interrupt and per resume (docs/state-store.md "Request counts"), and how many of them
+ * follow one another before `RUN_STARTED` (sequential round trips: requests sent while another is
+ * in flight share its round). Runs two adapter "instances" in-process — each its own OSS provider,
+ * so its own client and revision cache, as two FC instances would — on one OSS emulator bucket and
+ * the built-in A2A emulator, and reads the emulator's per-operation request counters around each
+ * step. Prints JSON.
+ *
+ * What runs before RUN_STARTED is exactly admission (`admit`, lib/core/run/admit.ts: the run route
+ * emits RUN_STARTED as soon as it returns, docs/architecture.md §2.3), so the admission rows count it.
  */
 import { randomUUID } from 'node:crypto';
 import { SdkA2AKernel } from '../lib/adapters/a2a-kernel/sdk-kernel.js';
 import { SharpImageCodec } from '../lib/adapters/image/sharp-codec.js';
 import { silentLogger } from '../lib/adapters/logger.js';
-import { listen } from '../lib/adapters/node-server/node-server.js';
+import { listen, type RunningServer } from '../lib/adapters/node-server/node-server.js';
 import { OssStoreProvider } from '../lib/adapters/oss-store/index.js';
+import type { OssObjects } from '../lib/adapters/oss-store/objects.js';
 import { versions } from '../lib/adapters/versions.js';
 import { parseRunRequest } from '../lib/core/protocol/run-request.js';
 import { admit } from '../lib/core/run/admit.js';
@@ -21,27 +28,59 @@ import { createApp } from '../lib/http/app.js';
 const credential = { accessKeyId: 'bench-ak', accessKeySecret: randomUUID() };
 const kernel = await startA2AEmulator();
 const oss = await startOssEmulator({ credentials: [credential] });
-const provider = new OssStoreProvider({
-  bucket: 'agui-state',
-  endpoint: oss.endpoint,
-  region: 'cn-hangzhou',
-  pathStyle: true,
-  signature: 'v4',
-  prefix: 'agui',
-  timeoutMs: 5_000,
-  credentials: { accessKeyId: new Secret(credential.accessKeyId), accessKeySecret: new Secret(credential.accessKeySecret), securityToken: undefined },
+
+/** Every OSS request's start and end, across both instances. */
+const spans: Array<{ start: number; end: number }> = [];
+function timed<T>(call: () => Promise<T>): Promise<T> {
+  const span = { start: performance.now(), end: Number.POSITIVE_INFINITY };
+  spans.push(span);
+  return call().finally(() => {
+    span.end = performance.now();
+  });
+}
+const timedObjects = (objects: OssObjects): OssObjects => ({
+  create: (key, body) => timed(() => objects.create(key, body)),
+  read: (key) => timed(() => objects.read(key)),
+  list: (prefix, options) => timed(() => objects.list(prefix, options)),
+  remove: (key) => timed(() => objects.remove(key)),
+  removeMany: (keys) => timed(() => objects.removeMany(keys)),
 });
-const app = createApp({
-  config: { authToken: undefined, allowedRoots: [], defaultLanguage: 'en', heartbeatMs: 15_000, leaseTtlMs: 30_000, leaseRenewMs: 10_000 },
-  storeFor: (request) => provider.storeFor(request),
-  storeKind: 'oss',
-  kernel: new SdkA2AKernel({ url: kernel.url, token: undefined }),
-  images: new SharpImageCodec(),
-  logger: silentLogger,
-  clock: Date.now,
-  versions,
-});
-const server = await listen(app, silentLogger, '127.0.0.1', 0);
+
+/** The OSS driver of one instance: its own client and revision cache. */
+function makeProvider(): OssStoreProvider {
+  return new OssStoreProvider(
+    {
+      bucket: 'agui-state',
+      endpoint: oss.endpoint,
+      region: 'cn-hangzhou',
+      pathStyle: true,
+      signature: 'v4',
+      prefix: 'agui',
+      timeoutMs: 5_000,
+      credentials: { accessKeyId: new Secret(credential.accessKeyId), accessKeySecret: new Secret(credential.accessKeySecret), securityToken: undefined },
+    },
+    { wrapObjects: timedObjects },
+  );
+}
+
+/** One adapter instance: its own provider and its own HTTP server. */
+async function instance(): Promise<{ provider: OssStoreProvider; server: RunningServer }> {
+  const provider = makeProvider();
+  const app = createApp({
+    config: { authToken: undefined, allowedRoots: [], defaultLanguage: 'en', heartbeatMs: 15_000, leaseTtlMs: 30_000, leaseRenewMs: 10_000 },
+    storeFor: (request) => provider.storeFor(request),
+    storeKind: 'oss',
+    kernel: new SdkA2AKernel({ url: kernel.url, token: undefined }),
+    images: new SharpImageCodec(),
+    logger: silentLogger,
+    clock: Date.now,
+    versions,
+  });
+  return { provider, server: await listen(app, silentLogger, '127.0.0.1', 0) };
+}
+
+const a = await instance();
+const b = await instance();
 
 function body(threadId: string, options: { runId?: string; text?: string; resume?: unknown[] } = {}): Record<string, unknown> {
   const request: Record<string, unknown> = {
@@ -57,7 +96,7 @@ function body(threadId: string, options: { runId?: string; text?: string; resume
   return request;
 }
 
-async function post(path: string, payload: unknown): Promise<{ status: number; text: string }> {
+async function post(server: RunningServer, path: string, payload: unknown): Promise<{ status: number; text: string }> {
   const response = await fetch(`${server.url}${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
@@ -66,11 +105,26 @@ async function post(path: string, payload: unknown): Promise<{ status: number; t
   return { status: response.status, text: await response.text() };
 }
 
-/** The OSS requests `step` makes, by operation (zeros left out). */
+/** Requests that began after every earlier request had ended: the length of the chain of round trips. */
+function sequentialRounds(measured: Array<{ start: number; end: number }>): number {
+  let rounds = 0;
+  let busyUntil = Number.NEGATIVE_INFINITY;
+  for (const span of [...measured].sort((x, y) => x.start - y.start)) {
+    if (span.start >= busyUntil) rounds += 1;
+    busyUntil = Math.max(busyUntil, span.end);
+  }
+  return rounds;
+}
+
+/** The OSS requests `step` makes, by operation (zeros left out), and their sequential round trips. */
 async function measure(step: () => Promise<unknown>): Promise<Record<string, number>> {
   oss.resetCounters();
+  const from = spans.length;
   await step();
-  return Object.fromEntries(Object.entries(oss.counters).filter(([, count]) => count > 0));
+  // A background prune belongs to the step that started it.
+  await Promise.all([a.provider.idle(), b.provider.idle()]);
+  const counts = Object.fromEntries(Object.entries(oss.counters).filter(([, count]) => count > 0));
+  return { ...counts, roundTrips: sequentialRounds(spans.slice(from)) };
 }
 
 function lastEvent(sse: string): Record<string, unknown> {
@@ -80,63 +134,74 @@ function lastEvent(sse: string): Record<string, unknown> {
 
 const results: Record<string, Record<string, number>> = {};
 
-// Admission alone — the core's admit(): read, decide, one compare-and-swap. The lease is made to
-// expire at once so the second admission on the same thread is not THREAD_BUSY.
-async function admission(threadId: string): Promise<void> {
+// Admission alone — the core's admit(), all that runs before RUN_STARTED: read, decide, one
+// compare-and-swap. The lease is made to expire at once so the next admission is not THREAD_BUSY.
+async function admission(provider: OssStoreProvider, threadId: string): Promise<void> {
   const request = parseRunRequest(body(threadId), { allowedRoots: [] });
   await admit(provider.storeFor(), request, () => ({ now: Date.now(), leaseTtlMs: 1, newExecutionId: randomUUID, leaseId: randomUUID() }));
 }
 const admissionThread = `bench-${randomUUID()}`;
-results['admission, new thread'] = await measure(() => admission(admissionThread));
+results['admission, new thread'] = await measure(() => admission(a.provider, admissionThread));
 await new Promise((resolve) => setTimeout(resolve, 5));
-results['admission, existing thread'] = await measure(() => admission(admissionThread));
+results['admission, existing thread'] = await measure(() => admission(a.provider, admissionThread));
+await new Promise((resolve) => setTimeout(resolve, 5));
+results['admission, existing thread, last written by another instance'] = await measure(() => admission(b.provider, admissionThread));
 
-// A normal turn on a new thread, then the next turn on the same thread.
+// A normal turn on a new thread, the next turn on the same thread, then one on the other instance.
 const thread = `bench-${randomUUID()}`;
 const firstTurn = body(thread);
-results['normal turn, new thread (hello)'] = await measure(() => post('/', firstTurn));
-results['normal turn, existing thread (hello)'] = await measure(() => post('/', body(thread)));
+results['normal turn, new thread (hello)'] = await measure(() => post(a.server, '/', firstTurn));
+results['normal turn, existing thread (hello)'] = await measure(() => post(a.server, '/', body(thread)));
+results['normal turn, existing thread, previous turn on another instance'] = await measure(() => post(b.server, '/', body(thread)));
 
 // Admissions that are refused: decided from one read, nothing written.
-results['rejected admission (DUPLICATE_RUN_ID)'] = await measure(() => post('/', firstTurn));
+results['rejected admission (DUPLICATE_RUN_ID)'] = await measure(() => post(a.server, '/', firstTurn));
 const busyThread = `bench-${randomUUID()}`;
-const live = fetch(`${server.url}/`, {
+const liveResponse = await fetch(`${a.server.url}/`, {
   method: 'POST',
   headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
   body: JSON.stringify(body(busyThread, { text: 'long' })),
 });
-const liveResponse = await live;
 if (!liveResponse.body) throw new Error('the live run answered without a body');
 const reader = liveResponse.body.getReader();
 let seen = '';
 while (!/"taskId":"/.test(seen)) seen += new TextDecoder().decode((await reader.read()).value);
-results['rejected admission (THREAD_BUSY)'] = await measure(() => post('/', body(busyThread)));
+results['rejected admission (THREAD_BUSY)'] = await measure(() => post(a.server, '/', body(busyThread)));
 const executionId = /"executionId":"([^"]+)"/.exec(seen)?.[1] ?? '';
 // The cancel route's own read and write, plus the live run noticing and ending (its stream drained).
 results['cancel of a live run (route + the run ending on its instance)'] = await measure(async () => {
-  await post(`/extensions/iac-code/v1/executions/${executionId}/cancel`, { threadId: busyThread, rosInvocationId: 'invocation-1' });
+  await post(a.server, `/extensions/iac-code/v1/executions/${executionId}/cancel`, { threadId: busyThread, rosInvocationId: 'invocation-1' });
   while (!(await reader.read()).done);
 });
 
-// An interrupt, and its resume.
+// An interrupt and its resume on the same instance; then another interrupt resumed on the other one.
+async function interrupt(threadId: string): Promise<string> {
+  const sse = (await post(a.server, '/', body(threadId, { text: 'permission' }))).text;
+  const outcome = lastEvent(sse)['outcome'] as { interrupts: Array<{ id: string }> };
+  return outcome.interrupts[0]?.id ?? '';
+}
+const resumeBody = (threadId: string, interruptId: string) => body(threadId, { resume: [{ interruptId, status: 'resolved', payload: { decision: 'allow_once' } }] });
 const interruptThread = `bench-${randomUUID()}`;
-let interruptSse = '';
+let interruptId = '';
 results['interrupt (permission run, new thread)'] = await measure(async () => {
-  interruptSse = (await post('/', body(interruptThread, { text: 'permission' }))).text;
+  interruptId = await interrupt(interruptThread);
 });
-const outcome = lastEvent(interruptSse)['outcome'] as { interrupts: Array<{ id: string }> };
-const interruptId = outcome.interrupts[0]?.id;
-results['resume (answering the interrupt)'] = await measure(() =>
-  post('/', body(interruptThread, { resume: [{ interruptId, status: 'resolved', payload: { decision: 'allow_once' } }] })),
-);
+results['resume (answering the interrupt)'] = await measure(() => post(a.server, '/', resumeBody(interruptThread, interruptId)));
+const otherThread = `bench-${randomUUID()}`;
+const otherInterrupt = await interrupt(otherThread);
+results['resume on another instance'] = await measure(() => post(b.server, '/', resumeBody(otherThread, otherInterrupt)));
 
 // One more write on a thread with a known base: what each further save (e.g. a lease renewal) costs.
-const store = provider.storeFor();
+const store = a.provider.storeFor();
 const loaded = await store.load(thread);
 results['one save with a known base (e.g. a lease renewal)'] = await measure(() => store.save(thread, loaded?.document, loaded?.revision ?? 0));
 results['one load'] = await measure(() => store.load(thread));
+results['one load by another instance'] = await measure(() => makeProvider().storeFor().load(thread));
 
-await server.close();
+await a.server.close();
+await b.server.close();
 await kernel.close();
 await oss.close();
-process.stdout.write(`${JSON.stringify({ ossRequests: results, keepRevisions: 8, note: 'every 8th revision also prunes: +1 ListObjectsV2 +1 DeleteMultipleObjects' }, null, 2)}\n`);
+process.stdout.write(
+  `${JSON.stringify({ ossRequests: results, keepRevisions: 8, note: 'every 8th revision also prunes, after answering: +1 ListObjectsV2, and +1 DeleteMultipleObjects once revisions older than the hold (10 min) exist' }, null, 2)}\n`,
+);

@@ -1,14 +1,19 @@
 /**
  * `npm run build`: one esbuild bundle per Function Compute function (docs/architecture.md §1.5): every folder under
- * functions/ with an index.ts becomes dist/<name>/index.mjs (+ its source map), the code package
- * s.yaml deploys. Node 22 (FC's Nodejs22 layer, docs/deploy.md), ESM, minified. The metafile of each bundle goes beside, not into, the
- * code package (dist/<name>.meta.json) so tests can check what went in.
+ * functions/ with an index.ts becomes dist/<name>/index.mjs, the chunks it loads on first use in
+ * dist/<name>/chunks/ (code splitting: start-up reads only what `GET /health` runs), each with its
+ * source map — the code package s.yaml deploys. Node 22 (FC's Nodejs22 layer, docs/deploy.md),
+ * ESM, minified. The metafile of each bundle goes beside, not into, the code package
+ * (dist/<name>.meta.json) so tests can check what went in.
  *
  * Two CommonJS pitfalls are handled once, here, for every function:
  * - ali-oss (the OSS driver) reaches `proxy-agent` through a require esbuild cannot follow, so it
  *   stays external — ali-oss only loads it when a proxy is configured, which the adapter never does;
  *   its dependencies also try optional packages (`supports-color` from debug, `graceful-fs` from mz)
- *   inside try/catch with a fallback: they stay external too, absent at run time by design;
+ *   inside try/catch with a fallback: they stay external too, absent at run time by design; so does
+ *   `iconv-lite` (480 KB of code tables), which urllib requires only to decode a text or JSON answer
+ *   in a charset Node's Buffer lacks — ali-oss asks urllib for neither (it parses XML from a Buffer),
+ *   and urllib's own try/catch keeps the raw bytes should it ever be asked;
  * - an ESM bundle has no `require`, yet bundled CommonJS code requires Node built-ins at run time:
  *   the banner gives the bundle a real `require` made with createRequire.
  * A native module cannot be bundled: sharp (images, docs/architecture.md §4.6) stays external and is
@@ -23,12 +28,17 @@ import { type BuildOptions, build, type Metafile } from 'esbuild';
 import { type BuiltConsole, buildConsole } from '../lib/console/build/build-console.js';
 import { writeConsoleAssets } from '../lib/console/build/console-files.js';
 import { errorSummary } from '../lib/core/error-fields.js';
+import { httpViaRequire } from './build/http-via-require.js';
+import { packageVersionsOnly } from './build/package-versions.js';
 import { type CopiedPackages, copyRuntimePackages, RUNTIME_PACKAGES } from './build/runtime-packages.js';
+import { unreachableModules } from './build/unreachable-modules.js';
 
 export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const BUNDLE_FILE = 'index.mjs';
+/** Where the chunks of a split bundle go, beside BUNDLE_FILE. */
+export const CHUNKS_DIR = 'chunks';
 /** Required only behind a proxy, or optionally inside try/catch: never present in the code package. */
-export const OPTIONAL_EXTERNALS = ['proxy-agent', 'supports-color', 'graceful-fs'] as const;
+export const OPTIONAL_EXTERNALS = ['proxy-agent', 'supports-color', 'graceful-fs', 'iconv-lite'] as const;
 
 const REQUIRE_BANNER = "import { createRequire as __iacCodeCreateRequire } from 'node:module'; const require = __iacCodeCreateRequire(import.meta.url);";
 
@@ -44,8 +54,14 @@ export function bundleOptions(): BuildOptions {
     // Stack traces map back to lib/ with --enable-source-maps; the sources themselves stay out of the package.
     sourcesContent: false,
     legalComments: 'none',
+    // Non-ASCII text (the message catalogue's seven languages) as UTF-8, not as \uXXXX escapes.
+    charset: 'utf8',
     external: [...OPTIONAL_EXTERNALS, ...RUNTIME_PACKAGES],
     banner: { js: REQUIRE_BANNER },
+    // Parts of bundled CommonJS packages nothing can reach, left out (build/unreachable-modules.ts);
+    // of a package.json only its version (build/package-versions.ts); node:http required, not
+    // imported, so start-up does not load Node's fetch (build/http-via-require.ts).
+    plugins: [unreachableModules(), packageVersionsOnly(PROJECT_ROOT), httpViaRequire()],
     metafile: true,
     logLevel: 'warning',
   };
@@ -86,7 +102,17 @@ export async function buildFunctions(options: { root?: string; outDir?: string }
     await rm(codeDir, { recursive: true, force: true });
     await mkdir(codeDir, { recursive: true });
     const bundle = join(codeDir, BUNDLE_FILE);
-    const result = await build({ ...bundleOptions(), absWorkingDir: root, entryPoints: [join(root, 'functions', name, 'index.ts')], outfile: bundle });
+    const result = await build({
+      ...bundleOptions(),
+      absWorkingDir: root,
+      entryPoints: { index: join(root, 'functions', name, 'index.ts') },
+      // What the first `GET /health` does not run is split into chunks the dynamic imports load on
+      // first use (the POST routes, the A2A SDK, ali-oss; docs/architecture.md §6.3).
+      splitting: true,
+      outdir: codeDir,
+      outExtension: { '.js': '.mjs' },
+      chunkNames: `${CHUNKS_DIR}/[name]-[hash]`,
+    });
     const metafile = result.metafile as Metafile;
     await writeFile(join(outDir, `${name}.meta.json`), JSON.stringify(metafile));
     await writeConsoleAssets(join(codeDir, 'console'), webConsole);

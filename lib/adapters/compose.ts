@@ -2,11 +2,9 @@
 
 import type { Logger, ThreadStore } from '../core/ports.js';
 import { type App, type AppDeps, createApp } from '../http/app.js';
-import { SdkA2AKernel } from './a2a-kernel/sdk-kernel.js';
 import type { Config, EntryConfig } from './config.js';
-import { FileThreadStore } from './file-store/file-store.js';
-import { SharpImageCodec } from './image/sharp-codec.js';
-import { OssStoreProvider } from './oss-store/index.js';
+import { LazyImageCodec, LazyKernel } from './lazy-ports.js';
+import { lazyStoreFor } from './lazy-store.js';
 import { versions } from './versions.js';
 
 interface StoreWiring {
@@ -22,7 +20,11 @@ export type AppExtras = Pick<AppDeps, 'console' | 'preStop'>;
 
 export function composeApp(config: EntryConfig, logger: Logger, extras: AppExtras = {}): App {
   const { storeFor, kind } = createStores(config);
-  const kernel = new SdkA2AKernel({ url: config.a2aUrl, token: config.a2aToken });
+  // Each adapter's module loads with its first use (lazy-ports.ts, lazy-store.ts; docs/architecture.md §6.3).
+  const kernel = new LazyKernel(async () => {
+    const { SdkA2AKernel } = await import('./a2a-kernel/sdk-kernel.js');
+    return new SdkA2AKernel({ url: config.a2aUrl, token: config.a2aToken });
+  });
   return createApp({
     config: {
       authToken: config.authToken,
@@ -38,7 +40,7 @@ export function composeApp(config: EntryConfig, logger: Logger, extras: AppExtra
     storeFor,
     storeKind: kind,
     kernel,
-    images: new SharpImageCodec(),
+    images: new LazyImageCodec(async () => new (await import('./image/sharp-codec.js')).SharpImageCodec()),
     logger,
     clock: Date.now,
     versions,
@@ -47,14 +49,24 @@ export function composeApp(config: EntryConfig, logger: Logger, extras: AppExtra
 }
 
 /**
- * File: one store for every request. OSS (docs/protocol.md §9.4): a store per request, bound to the request's
- * FC role credentials when it carries them (they rotate), else to the environment's.
+ * File: one store for every request. OSS (docs/protocol.md §9.4): a store per request, bound to the
+ * request's FC role credentials when it carries them (they rotate), else to the environment's.
+ * Either driver is imported with the first request that needs a store (lazy-store.ts).
  */
 function createStores(config: Config): StoreWiring {
-  if (config.store === 'oss' && config.oss) {
-    const provider = new OssStoreProvider(config.oss);
-    return { storeFor: (request) => provider.storeFor(request), kind: provider.kind };
+  const oss = config.store === 'oss' ? config.oss : undefined;
+  if (oss) {
+    const storeFor = lazyStoreFor('oss', async () => {
+      const { OssStoreProvider } = await import('./oss-store/index.js');
+      const provider = new OssStoreProvider(oss);
+      return (request) => provider.storeFor(request);
+    });
+    return { storeFor, kind: 'oss' };
   }
-  const store = new FileThreadStore(config.stateDir);
-  return { storeFor: () => store, kind: store.kind };
+  const storeFor = lazyStoreFor('file', async () => {
+    const { FileThreadStore } = await import('./file-store/file-store.js');
+    const store = new FileThreadStore(config.stateDir);
+    return () => store;
+  });
+  return { storeFor, kind: 'file' };
 }

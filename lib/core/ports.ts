@@ -26,6 +26,13 @@ export interface ThreadStore {
    * never reported as a conflict. Every other failure is a StoreError too.
    */
   save(threadId: string, document: unknown, expected: number): Promise<number>;
+  /**
+   * Optional: the last revision of this thread this process saw committed, without a request — it
+   * may be stale. compareAndSwap (docs/architecture.md §3.4) may decide a write from it, because
+   * the save proves it current or fails with a conflict; a refusal or a decision to write nothing
+   * is never taken from it, only from a load.
+   */
+  cached?(threadId: string): StoredDocument | undefined;
 }
 
 /**

@@ -3,22 +3,52 @@
  * local Node server, the FC web function) only convert sockets to Requests; tests call `fetch`
  * in-process. Every answer passes through the opt-in CORS decoration (cors.ts).
  */
-import { randomUUID } from 'node:crypto';
 import { errorFields } from '../core/error-fields.js';
 import { AdapterError } from '../core/errors.js';
 import type { Language } from '../core/i18n/catalogue.js';
 import { languageFromAcceptLanguage } from '../core/i18n/language.js';
 import type { A2AKernel, ImageCodec, Logger, ThreadStore } from '../core/ports.js';
 import type { Secret } from '../core/secret.js';
-import { handleCancel } from './cancel-route.js';
 // Type only: the console's code is loaded by the start-up path only when it is enabled.
 import type { ConsoleRoute } from './console-route.js';
 import { type CorsOrigins, preflightResponse, withCors } from './cors.js';
-import { errorResponse, jsonResponse } from './json-response.js';
+import { JSON_HEADERS, jsonResponse } from './json-response.js';
 import { LiveStreamGate } from './live-stream-gate.js';
 import { handlePreStop, isPreStopCall, PRE_STOP_PATH, type PreStopDrain } from './pre-stop-route.js';
-import { handleRun } from './run-route.js';
-import { handleSubscribe } from './subscribe-route.js';
+
+/**
+ * The POST routes and everything behind them — validation (zod), the core's runs, the kernel's
+ * SDK, the store's OSS client — load on the first request that needs them, never at start-up: FC's
+ * health check and whoever arrives first after a cold start are not kept waiting for code
+ * `GET /health` never runs (docs/architecture.md §6.3). Each is imported once and kept.
+ */
+const runRoute = importedOnce(() => import('./run-route.js'));
+const cancelRoute = importedOnce(() => import('./cancel-route.js'));
+const subscribeRoute = importedOnce(() => import('./subscribe-route.js'));
+const errorModule = importedOnce(() => import('./error-response.js'));
+
+/**
+ * The module's import, started by the first call and kept: `import()` of a loaded module still
+ * resolves it again on every call (under tsx's loader, about a millisecond per request). A failed
+ * import is tried again by the next call.
+ */
+function importedOnce<T>(load: () => Promise<T>): () => Promise<T> {
+  let loading: Promise<T> | undefined;
+  return () => {
+    if (!loading) {
+      loading = load();
+      loading.catch(() => {
+        loading = undefined;
+      });
+    }
+    return loading;
+  };
+}
+
+/** The error envelope, with the message catalogue behind it: loaded by the first error answer. */
+async function errorResponse(error: AdapterError, language: Language, headers?: Record<string, string>): Promise<Response> {
+  return (await errorModule()).errorResponse(error, language, headers);
+}
 
 export interface AppConfig {
   authToken: Secret | undefined;
@@ -54,6 +84,20 @@ export interface AppDeps {
 
 export interface App {
   fetch(request: Request): Promise<Response>;
+  /**
+   * The answer to a request that needs no Fetch API, or undefined: exactly `GET /health` while
+   * CORS is off. A shell may write it without building a `Request` — Node loads its fetch
+   * implementation (undici) on the first `Request`, which would more than double a cold start's
+   * time to FC's first health check (docs/architecture.md §6.3). The same answer `fetch` gives.
+   */
+  plain?(method: string, target: string): PlainResponse | undefined;
+}
+
+/** A complete answer as plain data. */
+export interface PlainResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
 }
 
 /** What the route handlers get: the app's dependencies and the instance's live-stream gate. */
@@ -71,6 +115,11 @@ export function createApp(appDeps: AppDeps): App {
     async fetch(request: Request): Promise<Response> {
       return withCors(await dispatch(request, deps, corsOrigins), request, corsOrigins);
     },
+    plain(method: string, target: string): PlainResponse | undefined {
+      // With CORS on, every answer carries `vary: origin` (cors.ts): those go through fetch.
+      if (corsOrigins.length > 0 || method !== 'GET' || target.split('?')[0] !== '/health') return undefined;
+      return { status: 200, headers: { ...JSON_HEADERS }, body: JSON.stringify(healthBody(deps)) };
+    },
   };
 }
 
@@ -81,7 +130,7 @@ function isPreflightRoute(pathname: string): boolean {
 
 async function dispatch(request: Request, deps: RouteDeps, corsOrigins: CorsOrigins): Promise<Response> {
   const url = new URL(request.url);
-  const logger = deps.logger.child({ requestId: request.headers.get('x-fc-request-id') ?? randomUUID(), method: request.method, path: url.pathname });
+  const logger = deps.logger.child({ requestId: request.headers.get('x-fc-request-id') ?? crypto.randomUUID(), method: request.method, path: url.pathname });
   const language = languageFromAcceptLanguage(request.headers.get('accept-language'), deps.config.defaultLanguage);
   const notFound = () => errorResponse(new AdapterError('NOT_FOUND', 'notFound'), language);
   // OPTIONS is named only where a preflight is answered: CORS on and one of the preflight routes
@@ -89,33 +138,33 @@ async function dispatch(request: Request, deps: RouteDeps, corsOrigins: CorsOrig
   const preflights = corsOrigins.length > 0 && isPreflightRoute(url.pathname);
   const methodNotAllowed = (methods: string) =>
     errorResponse(new AdapterError('METHOD_NOT_ALLOWED', 'methodNotAllowed'), language, { allow: preflights ? `${methods}, OPTIONS` : methods });
-  const route = (allowed: string, handle: () => Promise<Response> | Response): Promise<Response> | Response => (request.method === allowed ? handle() : methodNotAllowed(allowed));
+  const route = async (allowed: string, handle: () => Promise<Response> | Response): Promise<Response> => (request.method === allowed ? handle() : methodNotAllowed(allowed));
   try {
     // Preflights are open (no bearer token: browsers never send one on OPTIONS), docs/protocol.md §1.5.
     if (request.method === 'OPTIONS' && preflights) return preflightResponse(request, corsOrigins);
     // HEAD is GET without the body (docs/protocol.md §1.1).
     if (url.pathname === '/health') {
       if (request.method === 'HEAD') return withoutBody(health(deps));
-      return request.method === 'GET' ? health(deps) : methodNotAllowed('GET, HEAD');
+      return request.method === 'GET' ? health(deps) : await methodNotAllowed('GET, HEAD');
     }
-    if (url.pathname === '/') return await route('POST', () => handleRun(request, deps, logger));
+    if (url.pathname === '/') return await route('POST', async () => (await runRoute()).handleRun(request, deps, logger));
     const consoleRoute = deps.console;
     if (consoleRoute && (url.pathname === '/console' || url.pathname.startsWith('/console/')))
       return await route('GET', async () => (await consoleRoute(url.pathname)) ?? notFound());
     const cancel = CANCEL_PATH.exec(url.pathname);
     if (cancel) {
       const executionId = safeDecode(cancel[1] as string);
-      return executionId === undefined ? notFound() : await route('POST', () => handleCancel(request, executionId, deps, logger));
+      return executionId === undefined ? await notFound() : await route('POST', async () => (await cancelRoute()).handleCancel(request, executionId, deps, logger));
     }
     const subscribe = SUBSCRIBE_PATH.exec(url.pathname);
     if (subscribe) {
       const executionId = safeDecode(subscribe[1] as string);
-      return executionId === undefined ? notFound() : await route('POST', () => handleSubscribe(request, executionId, deps, logger));
+      return executionId === undefined ? await notFound() : await route('POST', async () => (await subscribeRoute()).handleSubscribe(request, executionId, deps, logger));
     }
     // Only FC's own lifecycle call sees this path (pre-stop-route.ts); to anyone else it does not exist.
     const { preStop } = deps;
     if (url.pathname === PRE_STOP_PATH && preStop && isPreStopCall(request)) return await route('GET', () => handlePreStop(request, preStop, logger));
-    return notFound();
+    return await notFound();
   } catch (error) {
     logger.error('request failed', { error: errorFields(error) });
     return errorResponse(new AdapterError('INTERNAL_ERROR', 'internalError'), language);
@@ -135,13 +184,17 @@ function safeDecode(segment: string): string | undefined {
 }
 
 /** `GET /health` reveals versions and the store kind, never a URL, token or bucket (docs/protocol.md §1.7). */
-function health(deps: AppDeps): Response {
-  return jsonResponse(200, {
+function healthBody(deps: AppDeps): Record<string, string> {
+  return {
     status: 'ok',
     protocol: 'ag-ui',
     protocolPackageVersion: deps.versions.protocolPackageVersion,
     executionKernel: 'a2a-1.0',
     serverVersion: deps.versions.serverVersion,
     store: deps.storeKind,
-  });
+  };
+}
+
+function health(deps: AppDeps): Response {
+  return jsonResponse(200, healthBody(deps));
 }

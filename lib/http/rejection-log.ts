@@ -7,7 +7,7 @@ import { errorFields } from '../core/error-fields.js';
 import { AdapterError } from '../core/errors.js';
 import type { Language } from '../core/i18n/catalogue.js';
 import type { Logger } from '../core/ports.js';
-import { errorResponse } from './json-response.js';
+import { errorResponse } from './error-response.js';
 import { httpStatusFor } from './status.js';
 
 export function logRejection(logger: Logger, message: string, error: AdapterError): void {

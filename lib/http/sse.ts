@@ -26,12 +26,27 @@ export interface SseOptions {
   requestSignal: AbortSignal;
 }
 
+/** Shared by every stream: encoding holds no state. */
+const encoder = new TextEncoder();
+
+/**
+ * Per event the stream only notes the time of its last write; the one heartbeat timer, when it
+ * fires, either writes the heartbeat (the stream was quiet for `heartbeatMs`) or waits out the
+ * rest of the interval counted from that last write (docs/protocol.md §4.2) — no timer is
+ * cleared and made again per event.
+ */
 export function sseResponse(run: RunBody, options: SseOptions): Response {
-  const cancelled = new AbortController();
-  const signal = AbortSignal.any([options.requestSignal, cancelled.signal]);
-  const encoder = new TextEncoder();
+  const { heartbeatMs, requestSignal } = options;
+  // The run's signal: aborted when the caller goes away or the body is cancelled. One controller
+  // that the request's abort is forwarded to (and the listener removed when the run ends), not
+  // AbortSignal.any: an idle stream holds less (docs/architecture.md §2).
+  const aborting = new AbortController();
+  const forwardAbort = (): void => aborting.abort(requestSignal.reason);
+  if (requestSignal.aborted) forwardAbort();
+  else requestSignal.addEventListener('abort', forwardAbort, { once: true });
   let open = true;
   let heartbeat: ReturnType<typeof setTimeout> | undefined;
+  let lastWrite = performance.now();
 
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
@@ -46,17 +61,20 @@ export function sseResponse(run: RunBody, options: SseOptions): Response {
           open = false;
           return;
         }
-        armHeartbeat();
+        lastWrite = performance.now();
       };
-      const armHeartbeat = (): void => {
-        clearTimeout(heartbeat);
-        heartbeat = setTimeout(() => write(': heartbeat\n\n'), options.heartbeatMs);
+      const beat = (): void => {
+        // A timer may fire a fraction of a millisecond before its delay by performance.now().
+        const quiet = performance.now() - lastWrite >= heartbeatMs - 1;
+        if (quiet) write(': heartbeat\n\n');
+        if (open) heartbeat = setTimeout(beat, quiet ? heartbeatMs : heartbeatMs - (performance.now() - lastWrite));
       };
-      armHeartbeat();
-      run((event) => write(`data: ${JSON.stringify(event)}\n\n`), signal)
+      heartbeat = setTimeout(beat, heartbeatMs);
+      run((event) => write(`data: ${JSON.stringify(event)}\n\n`), aborting.signal)
         .catch((error: unknown) => options.logger.error('run failed unexpectedly', { error: errorFields(error) }))
         .finally(() => {
           clearTimeout(heartbeat);
+          requestSignal.removeEventListener('abort', forwardAbort);
           if (!open) return;
           open = false;
           try {
@@ -69,7 +87,7 @@ export function sseResponse(run: RunBody, options: SseOptions): Response {
     cancel() {
       open = false;
       clearTimeout(heartbeat);
-      cancelled.abort();
+      aborting.abort();
     },
   });
   return new Response(body, { status: 200, headers: SSE_HEADERS });

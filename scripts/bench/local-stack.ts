@@ -8,6 +8,8 @@ import { SharpImageCodec } from '../../lib/adapters/image/sharp-codec.js';
 import { silentLogger } from '../../lib/adapters/logger.js';
 import { listen, type RunningServer } from '../../lib/adapters/node-server/node-server.js';
 import { versions } from '../../lib/adapters/versions.js';
+import { iacCodeMetadata, sendParams } from '../../lib/core/a2a/outbound.js';
+import type { WirePart } from '../../lib/core/a2a/wire-types.js';
 import type { ThreadStore } from '../../lib/core/ports.js';
 import type { Scenario } from '../../lib/emulators/a2a/scenarios.js';
 import { type A2AEmulator, startA2AEmulator } from '../../lib/emulators/a2a/server.js';
@@ -75,4 +77,22 @@ export async function postTurn(url: string, body: unknown): Promise<number> {
   const text = await response.text();
   if (!text.includes('"RUN_FINISHED"')) throw new Error(`turn did not finish: ${text.slice(-300)}`);
   return text.length;
+}
+
+/**
+ * The baseline of every turn figure: the same message sent straight to the kernel with @a2a-js/sdk
+ * and its stream read to the end; `onText` sees each streamed status text as it arrives.
+ */
+export async function readDirect(stack: BenchStack, text: string | WirePart[], onText: (text: string) => void = () => undefined): Promise<void> {
+  const params = sendParams({
+    messageId: `direct-${Math.random()}`,
+    contextId: `agui-direct-${Math.random().toString(16).slice(2)}`,
+    taskId: undefined,
+    parts: typeof text === 'string' ? [{ text }] : text,
+    iacCode: iacCodeMetadata({ schemaVersion: 1, rosInvocationId: 'bench', cwd: '/workspace/bench' }, '/workspace/bench', 'en'),
+  });
+  for await (const item of stack.kernel.sendStreamingMessage(params)) {
+    const parts = item.statusUpdate?.status?.message?.parts;
+    if (parts) for (const part of parts) if (typeof part.text === 'string') onText(part.text);
+  }
 }

@@ -21,6 +21,13 @@ export function median(samples: number[]): number {
   return sorted[Math.floor(sorted.length / 2)] as number;
 }
 
+/** The `fraction` quantile (0.99 = p99) of `samples`, nearest rank. */
+export function percentile(samples: number[], fraction: number): number {
+  if (samples.length === 0) throw new Error('no samples');
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)] as number;
+}
+
 /** Median milliseconds of `runs` calls after `warmup` unmeasured ones. */
 export async function timeMedian(runs: number, warmup: number, body: () => Promise<unknown> | unknown): Promise<number> {
   for (let i = 0; i < warmup; i += 1) await body();
@@ -31,4 +38,23 @@ export async function timeMedian(runs: number, warmup: number, body: () => Promi
     samples.push(performance.now() - started);
   }
   return median(samples);
+}
+
+/** Median milliseconds of `a` and of `b`, run in turn (a b a b …) after `warmup` unmeasured pairs. */
+export async function pairedMedians(runs: number, warmup: number, a: () => Promise<unknown>, b: () => Promise<unknown>): Promise<[number, number]> {
+  for (let i = 0; i < warmup; i += 1) {
+    await a();
+    await b();
+  }
+  const first: number[] = [];
+  const second: number[] = [];
+  for (let i = 0; i < runs; i += 1) {
+    let started = performance.now();
+    await a();
+    first.push(performance.now() - started);
+    started = performance.now();
+    await b();
+    second.push(performance.now() - started);
+  }
+  return [median(first), median(second)];
 }

@@ -146,7 +146,16 @@ async function waitForHealth(url: string, exited: Promise<unknown>, timeoutMs: n
   throw new Error(`no /health 200 within ${timeoutMs} ms`);
 }
 
-export async function startFcLocal(options: StartOptions): Promise<RunningFunction> {
+/** How startFcLocal starts the bundle: the program, its arguments, folder and whole environment. */
+export interface SpawnPlan {
+  program: string;
+  args: string[];
+  cwd: string;
+  env: Env;
+  substitute: LocalCommand['substitute'];
+}
+
+export function fcLocalSpawnPlan(options: StartOptions): SpawnPlan {
   const { runtime } = options;
   const port = options.port ?? runtime.port;
   const codeDir = options.codeDir ?? runtime.codeDir;
@@ -163,7 +172,13 @@ export async function startFcLocal(options: StartOptions): Promise<RunningFuncti
     ...options.env,
   };
   const [program, ...rest] = [...command, ...runtime.args];
-  const child = spawn(program as string, rest, { cwd: codeDir, env, stdio: ['ignore', 'pipe', 'pipe'], detached: options.detached ?? false });
+  return { program: program as string, args: rest, cwd: codeDir, env, substitute };
+}
+
+export async function startFcLocal(options: StartOptions): Promise<RunningFunction> {
+  const port = options.port ?? options.runtime.port;
+  const { program, args: rest, cwd: codeDir, env, substitute } = fcLocalSpawnPlan(options);
+  const child = spawn(program, rest, { cwd: codeDir, env, stdio: ['ignore', 'pipe', 'pipe'], detached: options.detached ?? false });
   const lines: string[] = [];
   // stdio is 'pipe' for both, so Node always creates these streams.
   forwardLines(child.stdout as NodeJS.ReadableStream, 'stdout', lines, options.onLine);
@@ -181,7 +196,7 @@ export async function startFcLocal(options: StartOptions): Promise<RunningFuncti
     url,
     child,
     lines,
-    commandLine: [program as string, ...rest],
+    commandLine: [program, ...rest],
     nodeSubstitute: substitute,
     exited,
     stop: async (signal = 'SIGTERM') => {

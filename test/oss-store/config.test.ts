@@ -51,6 +51,11 @@ describe('OSS configuration', () => {
     expect(loadConfig({ ...OSS, IAC_CODE_AGUI_OSS_ENDPOINT: 'http://oss.example.com', IAC_CODE_AGUI_OSS_ALLOW_INSECURE: '1' }).oss?.endpoint).toBe('http://oss.example.com');
   });
 
+  it('proves saves by time unless every save must be verified (docs/state-store.md "Upgrading")', () => {
+    expect(loadConfig({ ...OSS, IAC_CODE_AGUI_OSS_REGION: 'cn-hangzhou' }).oss?.verifyEverySave).toBe(false);
+    expect(loadConfig({ ...OSS, IAC_CODE_AGUI_OSS_REGION: 'cn-hangzhou', IAC_CODE_AGUI_OSS_VERIFY_EVERY_SAVE: '1' }).oss?.verifyEverySave).toBe(true);
+  });
+
   it('keeps the environment credentials as secrets', () => {
     const config = loadConfig({ ...OSS, IAC_CODE_AGUI_OSS_REGION: 'cn-hangzhou' });
     expect(config.oss?.credentials?.accessKeySecret.reveal()).toBe('secret-2');

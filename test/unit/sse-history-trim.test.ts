@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { trimmingSseStream } from '../../lib/adapters/a2a-kernel/sse-history-trim.js';
+import { trimmedSseBody } from '../../lib/adapters/a2a-kernel/sse-history-trim.js';
 
 async function pipe(chunks: string[], onTaskId?: (taskId: string) => void): Promise<string> {
   const source = new ReadableStream<Uint8Array>({
@@ -8,7 +9,7 @@ async function pipe(chunks: string[], onTaskId?: (taskId: string) => void): Prom
       controller.close();
     },
   });
-  return new Response(source.pipeThrough(trimmingSseStream(onTaskId))).text();
+  return new Response(trimmedSseBody(source, onTaskId)).text();
 }
 
 /** `text` in pieces of `size` characters. */
@@ -22,7 +23,39 @@ describe('trimming echoed user history from large SSE events', () => {
   it('passes small events through unchanged, across arbitrary chunk boundaries and CRLF line ends', async () => {
     const text = 'data: {"jsonrpc":"2.0","id":1,"result":{"statusUpdate":{"taskId":"t"}}}\r\n\r\n: ping\r\n\r\n';
     const out = await pipe([text.slice(0, 7), text.slice(7, 40), text.slice(40, 75), text.slice(75)]);
-    expect(out).toBe(text.replace(/\r\n/g, '\n'));
+    expect(out).toBe(text);
+    // A chunk boundary between the CR and the LF of the blank line's CRLF.
+    const cut = text.indexOf('\r\n\r\n') + 3;
+    expect(await pipe([text.slice(0, cut), text.slice(cut)])).toBe(text);
+  });
+
+  it('hands on LF and CRLF streams byte for byte however the chunks cut them', async () => {
+    const line = fc.constantFrom('data: {"a":1}', 'data: {"text":"é → 日本"}', ': heartbeat', 'event: message', 'id: 7', 'data:');
+    const event = fc.tuple(fc.array(line, { minLength: 1, maxLength: 3 }), fc.constantFrom('\n', '\r\n'));
+    const stream = fc.array(event, { minLength: 1, maxLength: 6 }).map((events) => events.map(([lines, end]) => `${lines.join(end)}${end}${end}`).join(''));
+    await fc.assert(
+      fc.asyncProperty(stream, fc.array(fc.nat(), { maxLength: 6 }), async (text, cuts) => {
+        const bytes = new TextEncoder().encode(text);
+        const at = [...new Set(cuts.map((cut) => cut % (bytes.length + 1)))].sort((a, b) => a - b);
+        const chunks = [0, ...at].map((start, index) => bytes.subarray(start, at[index] ?? bytes.length));
+        const source = new ReadableStream<Uint8Array>({
+          start(controller) {
+            for (const chunk of chunks) controller.enqueue(chunk);
+            controller.close();
+          },
+        });
+        expect(await new Response(trimmedSseBody(source)).text()).toBe(text);
+      }),
+    );
+  });
+
+  it('re-emits an event with bare CR line ends (which the SDK does not split) with LF line ends, and leaves the others as they are', async () => {
+    const bare = 'data: {"a":1}\r\r';
+    const crlf = 'data: {"b":2}\r\n\r\n';
+    const lf = 'data: {"c":3}\n\n';
+    expect(await pipe([bare + crlf + lf])).toBe(`data: {"a":1}\n\n${crlf}${lf}`);
+    // The bare CR is known as bare only when the next chunk begins.
+    expect(await pipe(['data: {"a":1}\r', '\r', crlf, 'data: {"c":3}\r'])).toBe(`data: {"a":1}\n\n${crlf}data: {"c":3}\n`);
   });
 
   it('finds the blank line between events wherever the chunks split it, one character at a time included', async () => {
@@ -47,7 +80,8 @@ describe('trimming echoed user history from large SSE events', () => {
         },
       },
     };
-    const out = await pipe([`data: ${JSON.stringify(event)}\n\n`]);
+    const out = await pipe([`data: ${JSON.stringify(event)}\r\n\r\n`]);
+    expect(out.endsWith('}\n\n')).toBe(true);
     const parsed = JSON.parse(out.trim().slice(6));
     expect(parsed.result.task.history).toEqual([
       { role: 'ROLE_USER', parts: [] },
@@ -91,7 +125,7 @@ describe('reporting the task a stream names, before the SDK parses it', () => {
         setTimeout(() => controller.error(new Error('terminated')), 20);
       },
     });
-    await expect(new Response(source.pipeThrough(trimmingSseStream((id) => seen.push(id)))).text()).rejects.toThrow('terminated');
+    await expect(new Response(trimmedSseBody(source, (id) => seen.push(id))).text()).rejects.toThrow('terminated');
     expect(seen).toEqual(['task-cut']);
   });
 

@@ -6,15 +6,28 @@
  * alone is far over 4 MiB and the SDK client throws (its parser also rescans the buffer per chunk,
  * quadratic on such events). The adapter never reads the user's own messages back (it reads only
  * trailing *agent* history, docs/protocol.md §4.5), so this stream empties the parts of user
- * messages — text, data and raw alike — in any large event before the SDK sees it. Small events
- * pass through byte for byte, unparsed.
+ * messages — text, data and raw alike — in any large event before the SDK sees it.
+ *
+ * Every other event passes through byte for byte, neither decoded nor copied: the stream only
+ * scans the bytes for the blank lines that end events (CRLF, LF or CR line ends; Python servers
+ * send CRLF). An event with a bare CR line end, which the SDK's parser does not split, is
+ * re-emitted with LF line ends. The stream is pulled, not piped: it reads the kernel's body only
+ * as fast as the SDK reads it, and an idle run holds one small stream here instead of a
+ * TransformStream and its pipe (docs/architecture.md §2).
  *
  * It also reports the first task id the stream names (`onTaskId`), read from the bytes before the
  * SDK parses the event: when the SDK then fails on that very event (or the connection breaks in
  * the middle of it), the run still knows which task the kernel started and cancels it
  * (docs/protocol.md §2.4).
  */
-const TRIM_ABOVE_CHARS = 512 * 1024;
+const TRIM_ABOVE_BYTES = 512 * 1024;
+
+const LF = 0x0a;
+const CR = 0x0d;
+
+/** Shared by every stream: it decodes whole events or event heads, never a stream (no state). */
+const decoder = new TextDecoder();
+const encoder = new TextEncoder();
 
 interface WireMessageLike {
   role?: string;
@@ -46,7 +59,7 @@ const TASK_ID = /"(?:task"\s*:\s*\{\s*"id|taskId)"\s*:\s*"((?:[^"\\]|\\.)*)"/;
 const TASK_ID_WINDOW = 4096;
 
 function taskIdIn(text: string): string | undefined {
-  const match = TASK_ID.exec(text.slice(0, TASK_ID_WINDOW));
+  const match = TASK_ID.exec(text);
   if (!match) return undefined;
   try {
     return JSON.parse(`"${match[1]}"`) as string;
@@ -55,109 +68,198 @@ function taskIdIn(text: string): string | undefined {
   }
 }
 
-function rewriteEvent(event: string): string {
-  if (event.length <= TRIM_ABOVE_CHARS) return event;
-  const lines = event.split('\n');
+/** An event's text (LF line ends, without the blank line that ended it), large user history emptied. */
+function rewriteEvent(text: string, large: boolean): string {
+  if (!large) return text;
+  const lines = text.split('\n');
   const data = lines.filter((line) => line.startsWith('data:')).map((line) => line.slice(5).trimStart());
-  if (data.length === 0) return event;
+  if (data.length === 0) return text;
   const others = lines.filter((line) => !line.startsWith('data:'));
   return [...others, `data: ${trimUserHistory(data.join('\n'))}`].join('\n');
 }
 
+/** The bytes of `pieces` joined (one piece is returned as it is). */
+function joined(pieces: Uint8Array[]): Uint8Array {
+  if (pieces.length === 1) return pieces[0] as Uint8Array;
+  let length = 0;
+  for (const piece of pieces) length += piece.length;
+  const bytes = new Uint8Array(length);
+  let at = 0;
+  for (const piece of pieces) {
+    bytes.set(piece, at);
+    at += piece.length;
+  }
+  return bytes;
+}
+
 /**
- * Splits the byte stream into events without ever re-reading what it already scanned: the event
- * being received is kept as a list of pieces and joined once, when its blank line arrives (a
- * growing string searched again per chunk costs quadratic time on a multi-MiB event).
+ * Splits the kernel's bytes into events and decides, per event, whether it passes as it is. Each
+ * byte is scanned once: an event still arriving is kept as the chunks' own pieces (views, not
+ * copies) and joined only if it must be rewritten.
  */
-class EventSplitter {
-  private pieces: string[] = [];
-  private endsWithNewline = false;
-  /** The first TASK_ID_WINDOW characters of the event being received. */
-  head = '';
+export class SseEventScanner {
+  /** The pieces of the event still arriving (from earlier chunks), and their length. */
+  private held: Uint8Array[] = [];
+  private heldBytes = 0;
+  /** No character since the last line end: a line end here is a blank line, which ends an event. */
+  private atLineStart = true;
+  /** The last chunk ended in CR: whether it is a CRLF or a bare CR shows with the next byte. */
+  private crAtEnd = false;
+  /** The event holds a bare CR line end: re-emitted with LF line ends. */
+  private bareCr = false;
+  private taskIdSeen: boolean;
 
-  constructor(private readonly onEvent: (event: string) => void) {}
-
-  feed(text: string): void {
-    let from = 0;
-    // A blank line split across two chunks: "…\n" then "\n…".
-    if (this.endsWithNewline && text.startsWith('\n')) {
-      const event = this.pieces.join('');
-      this.reset();
-      this.onEvent(event.slice(0, -1));
-      from = 1;
-    }
-    for (;;) {
-      const at = text.indexOf('\n\n', from);
-      if (at < 0) break;
-      const event = this.pieces.join('') + text.slice(from, at);
-      this.reset();
-      this.onEvent(event);
-      from = at + 2;
-    }
-    const rest = text.slice(from);
-    if (rest.length === 0) return;
-    this.pieces.push(rest);
-    this.endsWithNewline = rest.endsWith('\n');
-    if (this.head.length < TASK_ID_WINDOW) this.head += rest.slice(0, TASK_ID_WINDOW - this.head.length);
+  constructor(private readonly onTaskId?: (taskId: string) => void) {
+    this.taskIdSeen = onTaskId === undefined;
   }
 
-  /** Whatever is left when the stream ends (an event without its closing blank line). */
-  rest(): string {
-    const event = this.pieces.join('');
-    this.reset();
-    return event;
+  /** What of the stream can be handed on after `chunk`: whole events only. */
+  push(chunk: Uint8Array): Uint8Array[] {
+    const out: Uint8Array[] = [];
+    const length = chunk.length;
+    /** Where the event being scanned began in this chunk (0: in an earlier chunk, then `held` has its start). */
+    let eventStart = 0;
+    /** Bytes before this were handed on (or held). */
+    let cleanFrom = 0;
+    let at = 0;
+    const endEvent = (end: number): void => {
+      const large = this.heldBytes + (end - eventStart) > TRIM_ABOVE_BYTES;
+      if (!this.taskIdSeen) this.watch(this.headOf(chunk.subarray(eventStart, end)));
+      if (large || this.bareCr) {
+        if (eventStart > cleanFrom) out.push(chunk.subarray(cleanFrom, eventStart));
+        this.held.push(chunk.subarray(eventStart, end));
+        out.push(this.rewritten(joined(this.held), large));
+        cleanFrom = end;
+      } else {
+        // The event's start came in earlier chunks: it goes first, then this chunk from its start.
+        for (const piece of this.held) out.push(piece);
+      }
+      this.held = [];
+      this.heldBytes = 0;
+      this.bareCr = false;
+      eventStart = end;
+    };
+    const lineEnd = (end: number): void => {
+      if (this.atLineStart) endEvent(end);
+      else this.atLineStart = true;
+    };
+    if (this.crAtEnd && length > 0) {
+      this.crAtEnd = false;
+      if (chunk[0] === LF) at = 1;
+      else this.bareCr = true;
+      lineEnd(at);
+    }
+    let nextCr = chunk.indexOf(CR, at);
+    let nextLf = chunk.indexOf(LF, at);
+    while (at < length) {
+      if (nextCr >= 0 && nextCr < at) nextCr = chunk.indexOf(CR, at);
+      if (nextLf >= 0 && nextLf < at) nextLf = chunk.indexOf(LF, at);
+      const end = nextCr < 0 ? nextLf : nextLf < 0 ? nextCr : Math.min(nextCr, nextLf);
+      if (end < 0) {
+        this.atLineStart = false;
+        break;
+      }
+      if (end > at) this.atLineStart = false;
+      if (chunk[end] === LF) {
+        at = end + 1;
+      } else if (end + 1 === length) {
+        this.crAtEnd = true;
+        at = length;
+        break;
+      } else if (chunk[end + 1] === LF) {
+        at = end + 2;
+      } else {
+        this.bareCr = true;
+        at = end + 1;
+      }
+      lineEnd(at);
+    }
+    if (eventStart > cleanFrom) out.push(chunk.subarray(cleanFrom, eventStart));
+    if (eventStart < length) {
+      this.held.push(chunk.subarray(eventStart));
+      this.heldBytes += length - eventStart;
+      // The start of an event still arriving: the connection may break before its end.
+      if (!this.taskIdSeen) this.watch(this.headOf());
+    }
+    return out;
   }
 
-  private reset(): void {
-    this.pieces = [];
-    this.endsWithNewline = false;
-    this.head = '';
+  /** What is left when the stream ends: an event without its closing blank line. */
+  end(): Uint8Array[] {
+    if (this.crAtEnd) {
+      this.crAtEnd = false;
+      this.bareCr = true;
+    }
+    if (this.heldBytes === 0) return [];
+    const large = this.heldBytes > TRIM_ABOVE_BYTES;
+    const pieces = this.held;
+    this.held = [];
+    this.heldBytes = 0;
+    if (!large && !this.bareCr) return pieces;
+    const text = rewriteEvent(normalise(decoder.decode(joined(pieces))), large);
+    return text.length > 0 ? [encoder.encode(text)] : [];
+  }
+
+  /** The whole event, LF line ends, large user history emptied, followed by its blank line. */
+  private rewritten(bytes: Uint8Array, large: boolean): Uint8Array {
+    const text = normalise(decoder.decode(bytes));
+    const body = text.endsWith('\n\n') ? text.slice(0, -2) : text.slice(0, -1);
+    return encoder.encode(`${rewriteEvent(body, large)}\n\n`);
+  }
+
+  /** The first TASK_ID_WINDOW bytes of the held pieces and then `more`, as text. */
+  private headOf(more?: Uint8Array): string {
+    const pieces: Uint8Array[] = [];
+    let length = 0;
+    for (const piece of more ? [...this.held, more] : this.held) {
+      if (length >= TASK_ID_WINDOW) break;
+      const part = piece.subarray(0, TASK_ID_WINDOW - length);
+      pieces.push(part);
+      length += part.length;
+    }
+    return pieces.length === 0 ? '' : decoder.decode(joined(pieces));
+  }
+
+  private watch(text: string): void {
+    const taskId = taskIdIn(text);
+    if (taskId === undefined) return;
+    this.taskIdSeen = true;
+    this.onTaskId?.(taskId);
   }
 }
 
-export function trimmingSseStream(onTaskId?: (taskId: string) => void): TransformStream<Uint8Array, Uint8Array> {
-  const decoder = new TextDecoder();
-  const encoder = new TextEncoder();
-  let carriage = '';
-  let taskIdSeen = onTaskId === undefined;
-  // Looks at an event's start, complete or still arriving, until a task id has been seen.
-  const watchForTaskId = (text: string): void => {
-    if (taskIdSeen) return;
-    const taskId = taskIdIn(text);
-    if (taskId === undefined) return;
-    taskIdSeen = true;
-    onTaskId?.(taskId);
-  };
-  // SSE allows CRLF, LF or CR line ends (Python servers send CRLF); events are re-emitted with LF.
-  const normalise = (text: string, final: boolean): string => {
-    let next = carriage + text;
-    carriage = !final && next.endsWith('\r') ? '\r' : '';
-    if (carriage) next = next.slice(0, -1);
-    return next.replace(/\r\n?/g, '\n');
-  };
-  let controller!: TransformStreamDefaultController<Uint8Array>;
-  const splitter = new EventSplitter((event) => {
-    watchForTaskId(event);
-    controller.enqueue(encoder.encode(`${rewriteEvent(event)}\n\n`));
-  });
-  return new TransformStream({
-    start(streamController) {
-      controller = streamController;
+/** SSE allows CRLF, LF or CR line ends; the SDK splits lines at LF only. */
+function normalise(text: string): string {
+  return text.replace(/\r\n?/g, '\n');
+}
+
+/** `source` with large user history emptied, read only as fast as the returned stream is. */
+export function trimmedSseBody(source: ReadableStream<Uint8Array>, onTaskId?: (taskId: string) => void): ReadableStream<Uint8Array> {
+  const reader = source.getReader();
+  const scanner = new SseEventScanner(onTaskId);
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        for (;;) {
+          const { done, value } = await reader.read();
+          const out = done ? scanner.end() : scanner.push(value);
+          for (const bytes of out) controller.enqueue(bytes);
+          if (done) {
+            controller.close();
+            return;
+          }
+          if (out.length > 0) return;
+        }
+      },
+      cancel(reason) {
+        return reader.cancel(reason);
+      },
     },
-    transform(chunk) {
-      splitter.feed(normalise(decoder.decode(chunk, { stream: true }), false));
-      watchForTaskId(splitter.head);
-    },
-    flush() {
-      splitter.feed(normalise(decoder.decode(), true));
-      const rest = splitter.rest();
-      watchForTaskId(rest);
-      if (rest.length > 0) controller.enqueue(encoder.encode(rewriteEvent(rest)));
-    },
-  });
+    { highWaterMark: 0 },
+  );
 }
 
 export function withTrimmedSse(response: Response, onTaskId?: (taskId: string) => void): Response {
   if (!response.body || !response.headers.get('content-type')?.startsWith('text/event-stream')) return response;
-  return new Response(response.body.pipeThrough(trimmingSseStream(onTaskId)), { status: response.status, statusText: response.statusText, headers: response.headers });
+  return new Response(trimmedSseBody(response.body, onTaskId), { status: response.status, statusText: response.statusText, headers: response.headers });
 }

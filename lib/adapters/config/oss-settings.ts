@@ -37,6 +37,11 @@ export interface OssSettings {
   timeoutMs: number;
   /** ALIBABA_CLOUD_ACCESS_KEY_* — the fallback when a request carries no FC role credentials. */
   credentials: OssCredentials | undefined;
+  /**
+   * IAC_CODE_AGUI_OSS_VERIFY_EVERY_SAVE=1: no save is proven by time, each verifies with a listing —
+   * while instances of a version before the prune hold may still write the bucket (docs/state-store.md "Upgrading").
+   */
+  verifyEverySave?: boolean;
 }
 
 const BUCKET = /^[a-z0-9][a-z0-9-]{1,61}[a-z0-9]$/;
@@ -112,5 +117,6 @@ export function loadOssSettings(env: Env, inFunctionCompute: boolean): OssSettin
     prefix: (env['IAC_CODE_AGUI_OSS_PREFIX'] ?? 'agui').replace(/^\/+|\/+$/g, '') || 'agui',
     timeoutMs: positiveInteger(env, 'IAC_CODE_AGUI_OSS_TIMEOUT_MS', 5_000),
     credentials,
+    verifyEverySave: flag(env, 'IAC_CODE_AGUI_OSS_VERIFY_EVERY_SAVE'),
   };
 }

@@ -18,6 +18,7 @@
 
 import { randomUUID } from 'node:crypto';
 import type { BigIntStats } from 'node:fs';
+import { statSync } from 'node:fs';
 import { link, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -44,13 +45,22 @@ export const UNREADABLE_GRACE_MS = 1_000;
  */
 export async function withFileLock<T>(lockPath: string, options: LockOptions, body: (stillHeld: () => Promise<boolean>) => Promise<T>): Promise<T> {
   const owner: LockOwner = { host: hostname(), pid: process.pid, nonce: randomUUID() };
-  const held = await acquire(lockPath, owner, options);
-  const stillHeld = async () => sameFile(await stat(lockPath, { bigint: true }).catch(() => undefined), held);
+  const { held, claimRemoved } = await acquire(lockPath, owner, options);
+  const stillHeld = async () => sameFile(statOf(lockPath), held);
   try {
     return await body(stillHeld);
   } finally {
-    await release(lockPath, held);
+    await Promise.all([release(lockPath, held), claimRemoved]);
   }
+}
+
+/**
+ * The file's stats, or undefined when it is gone. Read synchronously, as every read of the driver
+ * is: a local read takes microseconds, less than a round trip through the thread pool, and never
+ * waits for the journal as a change to a directory can (docs/architecture.md §3.5).
+ */
+function statOf(path: string): BigIntStats | undefined {
+  return statSync(path, { bigint: true, throwIfNoEntry: false });
 }
 
 /**
@@ -63,32 +73,44 @@ function sameFile(a: BigIntStats | undefined, b: BigIntStats | undefined): boole
   return a !== undefined && b !== undefined && a.ino === b.ino && a.dev === b.dev && a.mtimeNs === b.mtimeNs;
 }
 
-/** Returns the stats of the lock file this caller now holds. */
-async function acquire(lockPath: string, owner: LockOwner, options: LockOptions): Promise<BigIntStats> {
+/**
+ * Returns the stats of the lock file this caller now holds, and the removal of its claim file —
+ * started once the claim is under the lock's name, so that the holder's work need not wait for it.
+ */
+async function acquire(lockPath: string, owner: LockOwner, options: LockOptions): Promise<{ held: BigIntStats; claimRemoved: Promise<void> }> {
   const claim = `${lockPath}.${owner.nonce}.claim`;
   await writeFile(claim, JSON.stringify(owner), { mode: 0o600, flag: 'wx' });
+  const removeClaim = (): Promise<void> => unlink(claim).catch(() => undefined);
   try {
+    // Linking changes neither the inode nor the write time: these are the lock's stats once linked.
+    const claimed = statSync(claim, { bigint: true });
     const deadline = Date.now() + options.waitMs;
     for (let delay = 1; ; delay = Math.min(delay * 2, 25)) {
-      try {
-        await link(claim, lockPath);
-        return await stat(claim, { bigint: true });
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      }
+      if (await linked(claim, lockPath)) return { held: claimed, claimRemoved: removeClaim() };
       await breakIfStale(lockPath, options.staleMs);
       if (Date.now() > deadline) throw new Error(`timed out waiting for ${lockPath}`);
       await sleep(delay);
     }
-  } finally {
-    await unlink(claim).catch(() => undefined);
+  } catch (error) {
+    await removeClaim();
+    throw error;
+  }
+}
+
+/** Links the claim to the lock's name: false when the name is taken. */
+async function linked(claim: string, lockPath: string): Promise<boolean> {
+  try {
+    await link(claim, lockPath);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
   }
 }
 
 /** Removes the lock only while it is still this holder's (a recovery may have taken it meanwhile). */
 async function release(lockPath: string, held: BigIntStats): Promise<void> {
-  const current = await stat(lockPath, { bigint: true }).catch(() => undefined);
-  if (sameFile(current, held)) await unlink(lockPath).catch(() => undefined);
+  if (sameFile(statOf(lockPath), held)) await unlink(lockPath).catch(() => undefined);
 }
 
 async function breakIfStale(lockPath: string, staleMs: number): Promise<void> {

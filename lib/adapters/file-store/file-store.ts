@@ -6,7 +6,8 @@
  */
 
 import { randomUUID } from 'node:crypto';
-import { chmod, mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { chmod, mkdir, open, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { StoreConflictError, StoreCorruptError, type StoredDocument, StoreError, StoreUnavailableError, type ThreadStore } from '../../core/ports.js';
 import { threadKey } from '../../core/thread/thread-key.js';
@@ -42,25 +43,38 @@ export class FileThreadStore implements ThreadStore {
   }
 
   async load(threadId: string): Promise<StoredDocument | undefined> {
-    const envelope = await this.readEnvelope(this.pathFor(threadId));
+    const envelope = readEnvelopeNow(this.pathFor(threadId));
     return envelope ? { document: envelope.document, revision: envelope.revision } : undefined;
   }
 
   async save(threadId: string, document: unknown, expected: number): Promise<number> {
     const path = this.pathFor(threadId);
+    const envelope: Envelope = { revision: expected + 1, writeId: randomUUID(), document };
+    let staged: Promise<string> | undefined;
+    let committed = false;
     try {
       await this.prepare();
+      // The new file is written and fsynced while the lock is being taken: nothing in it depends on
+      // what the lock guards (it carries `expected + 1`, and becomes the thread only by the rename
+      // under the lock, after the compare). So the fsync overlaps the lock instead of lengthening
+      // the critical section (docs/architecture.md §3.5).
+      const temp = stageFile(path, JSON.stringify(envelope));
+      temp.catch(() => undefined);
+      staged = temp;
       return await withFileLock(`${path}.lock`, { staleMs: this.options.staleLockMs ?? 10_000, waitMs: this.options.lockWaitMs ?? 5_000 }, async (stillHeld) => {
-        const current = (await this.readEnvelope(path))?.revision ?? 0;
+        const current = readEnvelopeNow(path)?.revision ?? 0;
         if (current !== expected) throw new StoreConflictError();
-        const envelope: Envelope = { revision: expected + 1, writeId: randomUUID(), document };
-        await writeAtomically(path, JSON.stringify(envelope), stillHeld);
+        await commit(await temp, path, stillHeld);
+        committed = true;
         return envelope.revision;
       });
     } catch (error) {
       // A conflict or a corrupt file says more than "cannot write"; an unreadable one gets the write's context.
       if (error instanceof StoreError && error.kind !== 'unavailable') throw error;
       throw new StoreUnavailableError(`cannot write thread state: ${(error as Error).message}`, { cause: error });
+    } finally {
+      // A staged file that never became the thread (conflict, lost lock, failure) is removed.
+      if (staged && !committed) await staged.then(removeQuietly, () => undefined);
     }
   }
 
@@ -75,45 +89,66 @@ export class FileThreadStore implements ThreadStore {
     });
     return this.prepared;
   }
-
-  private async readEnvelope(path: string): Promise<Envelope | undefined> {
-    let text: string;
-    try {
-      text = await readFile(path, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw new StoreUnavailableError(`cannot read thread state: ${(error as Error).message}`, { cause: error });
-    }
-    try {
-      const envelope = JSON.parse(text) as Envelope;
-      if (!Number.isInteger(envelope.revision) || envelope.revision < 1 || typeof envelope.writeId !== 'string') throw new Error('bad envelope');
-      return envelope;
-    } catch (error) {
-      throw new StoreCorruptError('The thread state file is corrupt.', { cause: error });
-    }
-  }
 }
 
 /**
- * Temp file + rename. `mayCommit` runs between the two: the rename is the commit, so the lock is
- * checked once more right before it (file-lock.ts: a recovery racing a fresh holder can, in a
- * window of microseconds, leave two writers believing they hold the lock; the second check makes
- * the one that lost the name give up with a conflict instead of overwriting).
+ * The stored envelope, read synchronously: a local read of a few kilobytes takes microseconds, less
+ * than a round trip through the thread pool, and never waits for the journal as a change to a
+ * directory can; under the lock it keeps the lock short (docs/architecture.md §3.5).
  */
-async function writeAtomically(path: string, text: string, mayCommit: () => Promise<boolean>): Promise<void> {
+function readEnvelopeNow(path: string): Envelope | undefined {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    return unreadable(error);
+  }
+  return parseEnvelope(text);
+}
+
+function unreadable(error: unknown): undefined {
+  if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+  throw new StoreUnavailableError(`cannot read thread state: ${(error as Error).message}`, { cause: error });
+}
+
+function parseEnvelope(text: string): Envelope {
+  try {
+    const envelope = JSON.parse(text) as Envelope;
+    if (!Number.isInteger(envelope.revision) || envelope.revision < 1 || typeof envelope.writeId !== 'string') throw new Error('bad envelope');
+    return envelope;
+  } catch (error) {
+    throw new StoreCorruptError('The thread state file is corrupt.', { cause: error });
+  }
+}
+
+/** Writes `text` to a new temporary file beside `path` and fsyncs it; returns the temporary file's name. */
+async function stageFile(path: string, text: string): Promise<string> {
   const temp = `${path}.${randomUUID()}.tmp`;
   const handle = await open(temp, 'wx', 0o600);
   try {
     await handle.writeFile(text);
     await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
-    if (!(await mayCommit())) throw new StoreConflictError('The thread lock was lost before the write; re-read and retry.');
-    await rename(temp, path);
   } catch (error) {
-    await unlink(temp).catch(() => undefined);
+    await handle.close().catch(() => undefined);
+    await removeQuietly(temp);
     throw error;
   }
+  await handle.close();
+  return temp;
+}
+
+function removeQuietly(path: string): Promise<void> {
+  return unlink(path).catch(() => undefined);
+}
+
+/**
+ * The rename of the staged file over the thread is the commit. `mayCommit` runs right before it:
+ * the lock is checked once more (file-lock.ts: a recovery racing a fresh holder can, in a window
+ * of microseconds, leave two writers believing they hold the lock; the second check makes the one
+ * that lost the name give up with a conflict instead of overwriting). The caller removes the
+ * staged file when this throws.
+ */
+async function commit(temp: string, path: string, mayCommit: () => Promise<boolean>): Promise<void> {
+  if (!(await mayCommit())) throw new StoreConflictError('The thread lock was lost before the write; re-read and retry.');
+  await rename(temp, path);
 }

@@ -9,7 +9,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { ErrorCode } from '../../core/errors.js';
-import { type MessageKey, translate } from '../../core/i18n/catalogue.js';
+import { en, type MessageKey } from '../../core/i18n/messages-en.js';
 import { LINGER_MS } from './early-answer.js';
 
 function answerFor(code: string | undefined): { status: number; error: ErrorCode; key: MessageKey } {
@@ -27,7 +27,7 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex):
     return;
   }
   const { status, error: code, key } = answerFor(error.code);
-  const body = JSON.stringify({ error: { code, message: translate(key, 'en') } });
+  const body = JSON.stringify({ error: { code, message: en[key] } });
   socket.end(
     [
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}`,

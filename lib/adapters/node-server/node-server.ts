@@ -18,9 +18,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { errorFields } from '../../core/error-fields.js';
-import { translate } from '../../core/i18n/catalogue.js';
+import { en } from '../../core/i18n/messages-en.js';
 import type { Logger } from '../../core/ports.js';
-import type { App } from '../../http/app.js';
+import type { App, PlainResponse } from '../../http/app.js';
 import { DEFAULT_BODY_TIMEOUT_MS } from '../../http/read-body.js';
 import { answerClientError } from './client-error.js';
 import { discardRestOfBody } from './early-answer.js';
@@ -123,6 +123,20 @@ function toRequest(req: IncomingMessage, body: RequestBody, signal: AbortSignal)
 /** On every response, the app's own and the shell's fallbacks alike (docs/protocol.md §1.5). */
 const NOSNIFF = 'x-content-type-options';
 
+/**
+ * Resolves when `res` can take more (or is gone). Both listeners go once either fires: a long
+ * stream that meets backpressure often must not pile up 'close' listeners on its response.
+ */
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = (): void => {
+      res.off('drain', done).off('close', done);
+      resolve();
+    };
+    res.on('drain', done).on('close', done);
+  });
+}
+
 async function writeResponse(response: Response, req: IncomingMessage, res: ServerResponse, body: RequestBody, closeConnection: boolean): Promise<void> {
   res.statusCode = response.status;
   for (const [name, value] of response.headers) res.setHeader(name, value);
@@ -149,9 +163,23 @@ async function writeResponse(response: Response, req: IncomingMessage, res: Serv
     const { done, value } = await reader.read();
     if (done) break;
     if (res.destroyed || res.writableEnded) continue;
-    if (!res.write(value)) await new Promise<void>((resolve) => res.once('drain', resolve).once('close', resolve));
+    if (!res.write(value)) await drained(res);
   }
   if (!res.destroyed) res.end();
+}
+
+/**
+ * An answer the app gave as plain data (`app.plain`, GET /health): written without the Fetch API,
+ * with the same header rules as writeResponse — nosniff, no `connection` header, no reuse while
+ * shutting down.
+ */
+function writePlain(plain: PlainResponse, res: ServerResponse, closeConnection: boolean): void {
+  res.statusCode = plain.status;
+  for (const [name, value] of Object.entries(plain.headers)) res.setHeader(name, value);
+  if (!res.hasHeader(NOSNIFF)) res.setHeader(NOSNIFF, 'nosniff');
+  res.removeHeader('connection');
+  if (closeConnection) res.shouldKeepAlive = false;
+  res.end(plain.body);
 }
 
 /**
@@ -167,7 +195,7 @@ function writeShellAnswer(req: IncomingMessage, res: ServerResponse, body: Reque
   res.setHeader(NOSNIFF, 'nosniff');
   res.removeHeader('connection');
   if (!req.complete) discardRestOfBody(req, res, body, { closeAfter: false, stalled: false });
-  res.end(JSON.stringify({ error: { code, message: translate(key, 'en') } }));
+  res.end(JSON.stringify({ error: { code, message: en[key] } }));
 }
 
 export interface NodeHandlerOptions {
@@ -180,6 +208,12 @@ export interface NodeHandlerOptions {
 
 export function createNodeHandler(app: App, logger: Logger, inFlight = new InFlightRequests(), isDraining: () => boolean = () => false) {
   return (req: IncomingMessage, res: ServerResponse, options: NodeHandlerOptions = {}): void => {
+    // GET /health needs no Request (app.ts `plain`): answered without loading Node's fetch.
+    const plain = app.plain?.(req.method ?? 'GET', req.url ?? '/');
+    if (plain) {
+      writePlain(plain, res, isDraining());
+      return;
+    }
     const controller = new AbortController();
     res.on('close', () => {
       if (!res.writableFinished) controller.abort(new Error('client disconnected'));

@@ -4,6 +4,7 @@
  * revision is the first revision name, found with max-keys=1 however many old objects remain.
  * Names under the prefix that are not revision names are skipped, never trusted.
  */
+import type { ListedRevision } from './hold.js';
 import { revisionKey, revisionOfKey } from './keys.js';
 import type { OssObjects } from './objects.js';
 import { type RetryPolicy, withRetries } from './retry.js';
@@ -15,18 +16,30 @@ export interface ListingContext {
   pageSize: number;
 }
 
-/** The newest revision under `prefix`, or undefined when the thread has none. */
-export async function newestRevision(context: ListingContext, prefix: string): Promise<number | undefined> {
+export interface Newest {
+  /** The newest revision under the prefix; undefined when the thread has none. */
+  revision: number | undefined;
+  /** The OSS server's time of the (first) listing answer: the revision was the newest then. */
+  listedAt: number | undefined;
+  /** The newest object's ETag as listed (what it holds now). */
+  etag: string | undefined;
+}
+
+/** The newest revision under `prefix`, and when OSS said so. */
+export async function newestRevision(context: ListingContext, prefix: string): Promise<Newest> {
   let continuationToken: string | undefined;
   let maxKeys = 1;
-  for (;;) {
+  let listedAt: number | undefined;
+  for (let first = true; ; first = false) {
     const token = continuationToken;
     const page = await withRetries(context.retry, () => context.objects.list(prefix, token === undefined ? { maxKeys } : { maxKeys, continuationToken: token }));
-    for (const key of page.keys) {
+    // The earliest answer: a later page can only have seen more, never less.
+    if (first) listedAt = page.serverTime;
+    for (const [index, key] of page.keys.entries()) {
       const revision = revisionOfKey(prefix, key);
-      if (revision !== undefined) return revision;
+      if (revision !== undefined) return { revision, listedAt, etag: page.etags?.[index] };
     }
-    if (page.nextContinuationToken === undefined) return undefined;
+    if (page.nextContinuationToken === undefined) return { revision: undefined, listedAt, etag: undefined };
     continuationToken = page.nextContinuationToken;
     // Only foreign names so far: read on in bigger pages.
     maxKeys = context.pageSize;
@@ -49,6 +62,29 @@ export async function revisionKeysAtOrBelow(context: ListingContext, prefix: str
       if (revision !== undefined && revision <= floor) keys.push(key);
     }
     if (page.nextContinuationToken === undefined) return keys;
+    continuationToken = page.nextContinuationToken;
+  }
+}
+
+/**
+ * Every revision under `prefix`, newest first, with its Last-Modified, and the server time of the
+ * first page's answer — what a prune under the hold decides from (hold.ts `prunable`).
+ */
+export async function listRevisions(context: ListingContext, prefix: string): Promise<{ revisions: ListedRevision[]; listedAt: number | undefined }> {
+  const revisions: ListedRevision[] = [];
+  let listedAt: number | undefined;
+  let continuationToken: string | undefined;
+  for (let first = true; ; first = false) {
+    const token = continuationToken;
+    const page = await withRetries(context.retry, () =>
+      context.objects.list(prefix, token === undefined ? { maxKeys: context.pageSize } : { maxKeys: context.pageSize, continuationToken: token }),
+    );
+    if (first) listedAt = page.serverTime;
+    page.keys.forEach((key, index) => {
+      const revision = revisionOfKey(prefix, key);
+      if (revision !== undefined) revisions.push({ revision, key, modified: page.lastModified?.[index] });
+    });
+    if (page.nextContinuationToken === undefined) return { revisions, listedAt };
     continuationToken = page.nextContinuationToken;
   }
 }

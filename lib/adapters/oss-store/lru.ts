@@ -1,7 +1,7 @@
 /**
  * A small least-recently-used map, bounded so an instance serving many threads or many rotating
  * credential sets never grows without limit. Used for the OSS clients per credential set and for
- * the last revision (and its writeId) seen per thread.
+ * the last revision seen per thread (revision-cache.ts).
  */
 export class LruMap<K, V> {
   private readonly entries = new Map<K, V>();
@@ -23,6 +23,25 @@ export class LruMap<K, V> {
     return value;
   }
 
+  /** The value without making it the most recently used. */
+  peek(key: K): V | undefined {
+    return this.entries.get(key);
+  }
+
+  delete(key: K): void {
+    this.entries.delete(key);
+  }
+
+  values(): IterableIterator<V> {
+    return this.entries.values();
+  }
+
+  /** The least recently used key. */
+  oldest(): K | undefined {
+    const first = this.entries.keys().next();
+    return first.done ? undefined : first.value;
+  }
+
   set(key: K, value: V): void {
     this.entries.delete(key);
     this.entries.set(key, value);
@@ -34,33 +53,34 @@ export class LruMap<K, V> {
   }
 }
 
-/** The newest revision this process has seen committed per thread, and that revision's writeId. */
-export interface SeenRevision {
-  revision: number;
-  writeId: string;
-}
+/** A least-recently-used map of byte buffers bounded by their total size (the remembered revision bodies). */
+export class ByteBoundedLruMap<K> {
+  private readonly entries = new LruMap<K, Buffer>(Number.MAX_SAFE_INTEGER);
+  private bytes = 0;
 
-export class RevisionCache {
-  private readonly seen: LruMap<string, SeenRevision>;
+  constructor(private readonly maxBytes: number) {}
 
-  constructor(capacity = 10_000) {
-    this.seen = new LruMap(capacity);
+  get(key: K): Buffer | undefined {
+    return this.entries.get(key);
   }
 
-  /** The writeId of `revision` when it is the one remembered for this thread. */
-  writeIdOf(threadPrefix: string, revision: number): string | undefined {
-    const entry = this.seen.get(threadPrefix);
-    return entry?.revision === revision ? entry.writeId : undefined;
+  set(key: K, value: Buffer): void {
+    this.delete(key);
+    // A value larger than the whole budget is simply not kept.
+    if (value.length > this.maxBytes) return;
+    this.entries.set(key, value);
+    this.bytes += value.length;
+    while (this.bytes > this.maxBytes) {
+      const oldest = this.entries.oldest();
+      if (oldest === undefined) break;
+      this.delete(oldest);
+    }
   }
 
-  /** The newest committed revision this process has seen for the thread. */
-  newest(threadPrefix: string): number | undefined {
-    return this.seen.get(threadPrefix)?.revision;
-  }
-
-  /** Remembers a committed revision; never moves a thread backwards. */
-  remember(threadPrefix: string, entry: SeenRevision): void {
-    const current = this.seen.get(threadPrefix);
-    if (current === undefined || current.revision <= entry.revision) this.seen.set(threadPrefix, entry);
+  delete(key: K): void {
+    const value = this.entries.peek(key);
+    if (value === undefined) return;
+    this.entries.delete(key);
+    this.bytes -= value.length;
   }
 }

@@ -12,13 +12,33 @@
  *   request that holds an HTTP caller, so the configured timeout is always passed.
  */
 import { createHash } from 'node:crypto';
-import OSS from 'ali-oss';
+import type OSS from 'ali-oss';
 import { classifyOssFailure, type OssOperationName } from './errors.js';
+
+let aliOss: Promise<typeof OSS> | undefined;
+
+/** ali-oss, imported on the first OSS request, not at start-up: `GET /health` never needs it (docs/architecture.md §6.3). */
+function loadAliOss(): Promise<typeof OSS> {
+  aliOss ??= import('ali-oss').then(
+    (module) => module.default,
+    (error: unknown) => {
+      aliOss = undefined;
+      throw error;
+    },
+  );
+  return aliOss;
+}
 
 export interface ListPage {
   keys: string[];
   /** Set when the listing was truncated. */
   nextContinuationToken: string | undefined;
+  /** Each key's Last-Modified (epoch ms), in the order of `keys`, when OSS gave it. */
+  lastModified?: Array<number | undefined>;
+  /** Each key's ETag as OSS lists it (the quoted upper-case MD5 of a simple upload), in the order of `keys`. */
+  etags?: Array<string | undefined>;
+  /** The OSS server's time of the answer (its Date header, epoch ms), when known. */
+  serverTime?: number | undefined;
 }
 
 export interface ListOptions {
@@ -29,8 +49,12 @@ export interface ListOptions {
 
 /** What the store needs from OSS. Errors are OssRequestError. */
 export interface OssObjects {
-  /** PutObject with `x-oss-forbid-overwrite: true` and Content-MD5. */
-  create(key: string, body: Buffer): Promise<void>;
+  /**
+   * PutObject with `x-oss-forbid-overwrite: true` and Content-MD5. Resolves with the OSS server's
+   * time of the answer (its Date header, epoch ms) as a number when known; anything else — a test's
+   * wrapper resolving with nothing — means not known.
+   */
+  create(key: string, body: Buffer): Promise<unknown>;
   /** GetObject; undefined on 404 NoSuchKey. */
   read(key: string): Promise<Buffer | undefined>;
   /** ListObjectsV2 under `prefix`, in OSS's lexicographic order. */
@@ -62,7 +86,8 @@ export interface OssAccessKey {
 type ClientOptions = OSS.Options & { sldEnable?: boolean; refreshSTSTokenInterval?: number };
 
 export class AliOssObjects implements OssObjects {
-  private readonly client: OSS;
+  private readonly options: ClientOptions;
+  private client: Promise<OSS> | undefined;
 
   constructor(settings: OssClientSettings, key: OssAccessKey) {
     const options: ClientOptions = {
@@ -83,17 +108,29 @@ export class AliOssObjects implements OssObjects {
       // interval only silences ali-oss's console warning about a missing refresher.
       options.refreshSTSTokenInterval = 3_600_000;
     }
-    this.client = new OSS(options);
+    this.options = options;
   }
 
-  async create(key: string, body: Buffer): Promise<void> {
+  /** The ali-oss client, made on the first request. */
+  private oss(): Promise<OSS> {
+    this.client ??= loadAliOss().then((Client) => new Client(this.options));
+    this.client.catch(() => {
+      this.client = undefined;
+    });
+    return this.client;
+  }
+
+  async create(key: string, body: Buffer): Promise<number | undefined> {
     const contentMd5 = createHash('md5').update(body).digest('base64');
-    await call('PutObject', () => this.client.put(key, body, { mime: 'application/json', headers: { 'x-oss-forbid-overwrite': 'true', 'Content-MD5': contentMd5 } }));
+    const client = await this.oss();
+    const result = await call('PutObject', () => client.put(key, body, { mime: 'application/json', headers: { 'x-oss-forbid-overwrite': 'true', 'Content-MD5': contentMd5 } }));
+    return serverTime(result.res);
   }
 
   async read(key: string): Promise<Buffer | undefined> {
+    const client = await this.oss();
     try {
-      const result = await this.client.get(key);
+      const result = await client.get(key);
       return Buffer.from(result.content as Buffer);
     } catch (error) {
       const failure = classifyOssFailure('GetObject', error);
@@ -106,21 +143,41 @@ export class AliOssObjects implements OssObjects {
     const query: OSS.ListV2ObjectsQuery = { prefix, 'max-keys': String(options.maxKeys) };
     if (options.startAfter) query['start-after'] = options.startAfter;
     if (options.continuationToken) query['continuation-token'] = options.continuationToken;
-    const result = await call('ListObjectsV2', () => this.client.listV2(query, {}));
+    const client = await this.oss();
+    const result = await call('ListObjectsV2', () => client.listV2(query, {}));
+    const objects = result.objects ?? [];
     return {
-      keys: (result.objects ?? []).map((object) => object.name),
+      keys: objects.map((object) => object.name),
       nextContinuationToken: result.isTruncated && result.nextContinuationToken ? result.nextContinuationToken : undefined,
+      lastModified: objects.map((object) => httpTime(object.lastModified)),
+      etags: objects.map((object) => (typeof object.etag === 'string' ? object.etag : undefined)),
+      serverTime: serverTime(result.res),
     };
   }
 
   async remove(key: string): Promise<void> {
-    await call('DeleteObject', () => this.client.delete(key));
+    const client = await this.oss();
+    await call('DeleteObject', () => client.delete(key));
   }
 
   async removeMany(keys: string[]): Promise<void> {
     if (keys.length === 0) return;
-    await call('DeleteMultipleObjects', () => this.client.deleteMulti(keys, { quiet: true }));
+    const client = await this.oss();
+    await call('DeleteMultipleObjects', () => client.deleteMulti(keys, { quiet: true }));
   }
+}
+
+/** An HTTP or ISO date as epoch ms; undefined when absent or unreadable. */
+function httpTime(value: unknown): number | undefined {
+  if (typeof value !== 'string') return undefined;
+  const time = Date.parse(value);
+  return Number.isNaN(time) ? undefined : time;
+}
+
+/** The Date header of an ali-oss answer: the OSS server's clock, the only clock the hold relies on (hold.ts). */
+function serverTime(res: unknown): number | undefined {
+  const headers = (res as { headers?: Record<string, unknown> } | undefined)?.headers;
+  return httpTime(headers?.['date']);
 }
 
 async function call<T>(operation: OssOperationName, request: () => Promise<T>): Promise<T> {

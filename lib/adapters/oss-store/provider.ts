@@ -8,11 +8,15 @@
 import { type StoredDocument, StoreUnavailableError, type ThreadStore } from '../../core/ports.js';
 import type { OssSettings } from '../config.js';
 import { credentialFingerprint, credentialsFromHeaders, type OssCredentials } from './credentials.js';
-import { LruMap, RevisionCache } from './lru.js';
+import { DEFAULT_HOLD, type Hold } from './hold.js';
+import { LruMap } from './lru.js';
 import { AliOssObjects, type OssObjects } from './objects.js';
+import { RevisionCache } from './revision-cache.js';
 import { type OssStoreOptions, OssThreadStore } from './thread-store.js';
 
-export interface OssProviderOptions extends Omit<OssStoreOptions, 'prefix' | 'cache'> {
+export interface OssProviderOptions extends Omit<OssStoreOptions, 'prefix' | 'cache' | 'hold' | 'rememberDocuments'> {
+  /** The prune hold every store of this provider keeps; default DEFAULT_HOLD (docs/state-store.md "The hold"). */
+  hold?: Hold;
   /** Distinct credential sets kept with a ready client; default 16. */
   clientCacheSize?: number;
   /** Tests only: wraps each client (a fault the emulator cannot produce). */
@@ -61,6 +65,11 @@ export class OssStoreProvider {
     return store;
   }
 
+  /** Resolves once no store of this provider prunes in the background (tests, the bench). */
+  async idle(): Promise<void> {
+    await Promise.all([...this.stores.values()].map((store) => store.idle()));
+  }
+
   private createStore(credentials: OssCredentials): OssThreadStore {
     const { settings, options } = this;
     const client = new AliOssObjects(
@@ -79,7 +88,9 @@ export class OssStoreProvider {
       },
     );
     const objects = options.wrapObjects ? options.wrapObjects(client) : client;
-    const storeOptions: OssStoreOptions = { prefix: settings.prefix, cache: this.revisions };
+    // Production: the hold and remembered documents (state-store.md "Request counts"); every instance the same.
+    const hold = options.hold ?? { ...DEFAULT_HOLD, proveByTime: !settings.verifyEverySave };
+    const storeOptions: OssStoreOptions = { prefix: settings.prefix, cache: this.revisions, hold, rememberDocuments: true };
     if (options.keepRevisions !== undefined) storeOptions.keepRevisions = options.keepRevisions;
     if (options.attempts !== undefined) storeOptions.attempts = options.attempts;
     if (options.backoffMs !== undefined) storeOptions.backoffMs = options.backoffMs;

@@ -3,76 +3,14 @@
  * (docs/protocol.md §1.6). English is the source; a test checks that every key has
  * a non-empty translation in every language.
  */
-export const LANGUAGES = ['en', 'zh', 'es', 'fr', 'de', 'ja', 'pt'] as const;
-export type Language = (typeof LANGUAGES)[number];
+import type { Language } from './languages.js';
+import { en, type MessageKey } from './messages-en.js';
 
-const en = {
-  unauthorized: 'A valid bearer token is required.',
-  unsupportedMediaType: 'The request must use Content-Type application/json.',
-  unsupportedCharset: 'The request body must be encoded as UTF-8.',
-  requestTooLarge: 'The AG-UI request body is too large.',
-  cancelTooLarge: 'The cancel request body is too large.',
-  invalidJson: 'The request body is not valid JSON.',
-  jsonTooDeep: 'The request body is nested too deeply (at most 256 levels).',
-  notObject: 'RunAgentInput must be a JSON object.',
-  invalidEnvelope: 'Invalid AG-UI RunAgentInput envelope.',
-  invalidForwardedProps: 'Invalid iac-code forwarded properties.',
-  toolsNotSupported: 'Client-side tools are not supported; tools must be empty.',
-  cwdOutsideRoots: 'The workspace is outside the allowed roots.',
-  userMessageRequired: 'A new run requires a user message.',
-  invalidUserContent: 'The user message content is invalid.',
-  remoteMediaUnsupported: 'Remote media URLs are not supported.',
-  onlyTextAndImages: 'Only text and inline data images are supported.',
-  invalidImage: 'The image is not valid inline base64 data of a supported type.',
-  imageTooLarge: 'An image exceeds the size limit.',
-  invalidCancelBody: 'The cancel request must name a threadId and a rosInvocationId.',
-  subscribeTooLarge: 'The subscribe request body is too large.',
-  invalidSubscribeBody: 'The subscribe request must name a threadId, a runId and a rosInvocationId, and nothing else but afterSequence.',
-  notFound: 'The requested resource was not found.',
-  methodNotAllowed: 'The method is not allowed for this resource.',
-  runIdUsed: 'The AG-UI run id has already been used.',
-  threadBusy: 'Another run is already active on this thread.',
-  threadBindingConflict: 'The thread is bound to a different workspace or user.',
-  resumeRequired: 'The thread has pending interrupts; answer them with a resume.',
-  executionLostResume: 'The execution to resume is no longer available.',
-  executionLostRosInvocation: 'The rosInvocationId does not match the interrupted run.',
-  executionLostTask: 'The A2A task to resume is unavailable.',
-  executionLostSession: 'The iac-code session to resume is unavailable.',
-  executionLostLease: 'The run lost its claim on the thread.',
-  stateUnavailable: 'The thread state is unavailable. Retry later.',
-  executionNotFound: 'The execution was not found.',
-  executionNotObservable: 'The execution has no live task to observe.',
-  observationIdentityChanged: 'The execution observation identity changed.',
-  observedTaskLost: 'The A2A task of the observed execution is no longer available.',
-  observationEnded: 'The observation ended before the execution did; subscribe again to follow it.',
-  incompleteResume: 'The resume must answer every pending interrupt exactly once.',
-  duplicateInterruptIds: 'The resume contains duplicate interrupt ids.',
-  unknownInterrupt: 'The resume answers an unknown interrupt.',
-  resumePayloadInvalid: 'The interrupt response payload is invalid.',
-  resumeNoAnswer: 'The interrupt response does not contain an answer.',
-  resumeAlreadyApplied: 'The interrupt response has already been applied.',
-  statePersistenceFailed: 'The thread state could not be saved.',
-  a2aUnavailable: 'The local A2A execution service is unavailable.',
-  a2aRejectedResponse: 'The local A2A execution service rejected the interrupt response.',
-  a2aResponseNotAccepted: 'The local A2A execution service did not accept the interrupt response.',
-  a2aPermissionNotAccepted: 'The local A2A execution service did not accept the permission response.',
-  a2aProtocolError: 'The A2A execution service violated the protocol.',
-  a2aExecutionFailed: 'The A2A execution failed.',
-  cancelled: 'The execution was cancelled.',
-  cancelledByResponse: 'The execution was cancelled by the interrupt response.',
-  sessionBackupNotReady: 'Session backup is still synchronizing. Retry after 3 seconds.',
-  internalError: 'An internal error occurred.',
-  requestTimeout: 'The request body did not arrive in time.',
-  serverBusy: 'The server is handling too many runs. Retry later.',
-  shuttingDown: 'The server is shutting down. Retry the request.',
-  bodyIncomplete: 'The request body ended before it was complete.',
-  headersTooLarge: 'The request headers are too large.',
-  malformedRequest: 'The request is not valid HTTP.',
-  permissionRequired: 'Permission required',
-  inputRequired: 'Input required',
-} as const;
+// The language list and the English source live apart from the other languages: start-up
+// resolves languages, and the Node shell answers in English, without loading these.
+export { LANGUAGES, type Language } from './languages.js';
+export type { MessageKey } from './messages-en.js';
 
-export type MessageKey = keyof typeof en;
 type Catalogue = Record<MessageKey, string>;
 
 const zh: Catalogue = {

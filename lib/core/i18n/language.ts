@@ -5,7 +5,7 @@
  * the server default. A valid `forwardedProps.iacCode.preferredLanguage` wins over the header.
  * Unsupported values are ignored, never an error.
  */
-import { LANGUAGES, type Language } from './catalogue.js';
+import { LANGUAGES, type Language } from './languages.js';
 
 /** Normalises a language tag to a supported two-letter code, or undefined. */
 export function normaliseLanguage(tag: unknown): Language | undefined {

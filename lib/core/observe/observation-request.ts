@@ -4,7 +4,7 @@
  * `afterSequence` of any type that is accepted and ignored (the peer's clients send it; the
  * adapter always starts from the kernel's snapshot). Any other key is refused.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { AdapterError } from '../errors.js';
 import { fieldIssues } from '../protocol/field-issues.js';
 import { identity, MAX_ID_LENGTH } from '../protocol/identity.js';
@@ -14,7 +14,7 @@ const observationBodySchema = z.strictObject({
   threadId: identity(MAX_ID_LENGTH),
   runId: identity(MAX_ID_LENGTH),
   rosInvocationId: identity(256),
-  afterSequence: z.unknown().optional(),
+  afterSequence: z.optional(z.unknown()),
 });
 
 /** Who asks to observe which execution. */

@@ -1,5 +1,5 @@
 /** Turns zod issues into the `details` list of an INVALID_INPUT answer (docs/protocol.md §2.2). */
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import type { FieldIssue } from '../errors.js';
 
 export function formatPath(path: readonly PropertyKey[], prefix = ''): string {
@@ -12,7 +12,7 @@ export function formatPath(path: readonly PropertyKey[], prefix = ''): string {
 }
 
 /** `respell` maps a schema path back to the caller's spelling of it (iac-code-aliases.ts). */
-export function fieldIssues(error: z.ZodError, prefix = '', respell: (path: readonly PropertyKey[]) => PropertyKey[] = (path) => [...path]): FieldIssue[] {
+export function fieldIssues(error: z.core.$ZodError, prefix = '', respell: (path: readonly PropertyKey[]) => PropertyKey[] = (path) => [...path]): FieldIssue[] {
   const issues: FieldIssue[] = [];
   for (const issue of error.issues) {
     if (issue.code === 'unrecognized_keys') {

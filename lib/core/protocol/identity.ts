@@ -5,7 +5,8 @@
  * UTF-8 — thread keys, A2A, logs — turns every lone surrogate into U+FFFD, so "x\ud800y",
  * "x\udbffy" and "x\ufffdy" would be one id downstream but three upstream.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import './zod-messages.js';
 
 /** threadId and runId (docs/protocol.md §1.4). */
 export const MAX_ID_LENGTH = 1_024;
@@ -22,12 +23,12 @@ export function isWellFormed(text: string): boolean {
 export const LONE_SURROGATE_MESSAGE = 'Must not contain a lone UTF-16 surrogate.';
 
 /** A string schema refused when it holds a lone surrogate. */
-export function wellFormed<T extends z.ZodString>(schema: T) {
-  return schema.refine(isWellFormed, LONE_SURROGATE_MESSAGE);
+export function wellFormed<T extends z.ZodMiniString>(schema: T) {
+  return schema.check(z.refine(isWellFormed, LONE_SURROGATE_MESSAGE));
 }
 
 /** A non-empty identity string of at most `max` characters, well-formed. */
 export function identity(max?: number) {
-  const base = z.string().min(1);
-  return wellFormed(max === undefined ? base : base.max(max));
+  const base = z.string().check(z.minLength(1));
+  return wellFormed(max === undefined ? base : base.check(z.maxLength(max)));
 }

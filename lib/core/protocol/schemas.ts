@@ -7,41 +7,41 @@
  * named in camelCase here; their snake_case spellings are renamed before this schema runs
  * (iac-code-aliases.ts, docs/protocol.md §3.5).
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { identity, MAX_CWD_LENGTH, MAX_ID_LENGTH, wellFormed } from './identity.js';
 
 export const MESSAGE_ROLES = ['developer', 'system', 'assistant', 'user', 'tool', 'activity', 'reasoning'] as const;
 
 const messageSchema = z.looseObject({
-  id: z.string().optional(),
+  id: z.optional(z.string()),
   role: z.enum(MESSAGE_ROLES),
 });
 
 export const resumeEntrySchema = z.strictObject({
   interruptId: identity(),
   status: z.enum(['resolved', 'cancelled']),
-  payload: z.unknown().optional(),
-  metadata: z.record(z.string(), z.unknown()).optional(),
+  payload: z.optional(z.unknown()),
+  metadata: z.optional(z.record(z.string(), z.unknown())),
 });
 
 export const envelopeSchema = z.looseObject({
   threadId: identity(MAX_ID_LENGTH),
   runId: identity(MAX_ID_LENGTH),
-  parentRunId: identity().optional(),
-  protocolVersion: z.string().optional(),
-  state: z.unknown().refine((value) => value !== undefined, 'Required'),
+  parentRunId: z.optional(identity()),
+  protocolVersion: z.optional(z.string()),
+  state: z.unknown().check(z.refine((value) => value !== undefined, 'Required')),
   messages: z.array(messageSchema),
   tools: z.array(z.unknown()),
   context: z.array(z.unknown()),
   forwardedProps: z.looseObject({ iacCode: z.unknown() }),
-  resume: z.array(resumeEntrySchema).optional(),
+  resume: z.optional(z.array(resumeEntrySchema)),
 });
 
 /** A JSON null in an optional field means "absent" (the official clients serialise None as null). */
-const optionalString = z.string().nullish();
+const optionalString = z.nullish(z.string());
 const stringMap = z.record(z.string(), z.string());
 /** guidanceId / inputDigest: a non-empty string, or null (docs/protocol.md §3.5). */
-const optionalToken = identity().nullish();
+const optionalToken = z.nullish(identity());
 
 export const alibabaCloudSchema = z.strictObject({
   accessKeyId: optionalString,
@@ -53,31 +53,31 @@ export const alibabaCloudSchema = z.strictObject({
 export const iacCodeSchema = z.strictObject({
   schemaVersion: z.literal(1),
   rosInvocationId: identity(256),
-  cwd: wellFormed(z.string().min(1).max(MAX_CWD_LENGTH)).refine((cwd) => !cwd.includes('\0'), 'Must not contain NUL.'),
+  cwd: wellFormed(z.string().check(z.minLength(1), z.maxLength(MAX_CWD_LENGTH))).check(z.refine((cwd) => !cwd.includes('\0'), 'Must not contain NUL.')),
   model: optionalString,
   llmApiKey: optionalString,
-  llmHeaders: stringMap.nullish(),
-  thinking: z
-    .strictObject({
-      enabled: z.boolean().nullish(),
+  llmHeaders: z.nullish(stringMap),
+  thinking: z.nullish(
+    z.strictObject({
+      enabled: z.nullish(z.boolean()),
       effort: optionalString,
-      budget: z.int().positive().nullish(),
-    })
-    .nullish(),
-  userId: wellFormed(z.string()).nullish(),
+      budget: z.nullish(z.int().check(z.positive())),
+    }),
+  ),
+  userId: z.nullish(wellFormed(z.string())),
   channel: optionalString,
   preferredLanguage: optionalString,
-  candidatePresentation: z.enum(['standard', 'rich']).nullish(),
-  runMode: z.enum(['normal', 'pipeline']).nullish(),
+  candidatePresentation: z.nullish(z.enum(['standard', 'rich'])),
+  runMode: z.nullish(z.enum(['normal', 'pipeline'])),
   pipelineName: optionalString,
-  cleanupOnly: z.boolean().nullish(),
-  alibabaCloud: alibabaCloudSchema.nullish(),
+  cleanupOnly: z.nullish(z.boolean()),
+  alibabaCloud: z.nullish(alibabaCloudSchema),
   /** A guidance run into a live pipeline (docs/protocol.md §6.13); the adapter's own switch, never forwarded. */
-  activeGuidance: z.boolean().nullish(),
+  activeGuidance: z.nullish(z.boolean()),
   guidanceId: optionalToken,
   inputDigest: optionalToken,
   /** Any JSON object; forwarded verbatim, never enforced (docs/protocol.md §10.4). */
-  executionFence: z.record(z.string(), z.unknown()).nullish(),
+  executionFence: z.nullish(z.record(z.string(), z.unknown())),
 });
 
 export type IacCodeProps = z.infer<typeof iacCodeSchema>;

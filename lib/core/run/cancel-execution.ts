@@ -1,5 +1,5 @@
 /**
- * The cancel extension (docs/protocol.md §6.7; docs/protocol.md §6.7). It may land on any instance: it acts
+ * The cancel extension (docs/protocol.md §6.7). It may land on any instance: it acts
  * only through the thread store and the A2A kernel. The write comes first — clearing pending
  * interrupts, ending the execution and releasing the lease in one compare-and-swap
  * (docs/architecture.md §3) — so a live stream on another instance sees it (RUN_ERROR CANCELLED)

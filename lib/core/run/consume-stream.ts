@@ -8,6 +8,7 @@ import type { WireStreamItem } from '../a2a/wire-types.js';
 import { type RequiredInput, requiredInputs } from '../interrupts/inputs.js';
 import { isApplied } from '../thread/interrupt-transitions.js';
 import { recordIdentities } from '../thread/run-transitions.js';
+import { ReadAhead } from './read-ahead.js';
 import { protocolViolation } from './run-failure.js';
 import type { RunSession } from './run-session.js';
 
@@ -35,17 +36,27 @@ export interface ConsumeOptions {
 export async function consumeStream(session: RunSession, stream: AsyncIterable<WireStreamItem>, options: ConsumeOptions = {}): Promise<StreamResult> {
   let lastState: string | undefined;
   let sawItem = false;
-  for await (const raw of stream) {
-    const item = unwrapItem(raw);
-    await absorbIdentities(session, item);
-    if (!sawItem) {
-      sawItem = true;
-      await options.onAccepted?.();
+  const items = new ReadAhead(stream);
+  try {
+    for (;;) {
+      const next = await items.next();
+      if (next.done) break;
+      const item = unwrapItem(next.value);
+      // The following item is received while this one's writes are awaited; its events still
+      // come after them (read-ahead.ts). A stop state ends the stream: nothing to read ahead.
+      if (!isStopState(item.state)) items.readNext();
+      await absorbIdentities(session, item);
+      if (!sawItem) {
+        sawItem = true;
+        await options.onAccepted?.();
+      }
+      const newInputs = absorbItem(session, item, options.attached ? snapshotStatusText(item) : true);
+      if (item.state) lastState = item.state;
+      if (newInputs.length > 0) return { lastState, sawItem, newInputs };
+      if (isStopState(item.state)) break;
     }
-    const newInputs = absorbItem(session, item, options.attached ? snapshotStatusText(item) : true);
-    if (item.state) lastState = item.state;
-    if (newInputs.length > 0) return { lastState, sawItem, newInputs };
-    if (item.state && STOP_STATES.has(item.state)) break;
+  } finally {
+    await items.close();
   }
   return { lastState, sawItem, newInputs: [] };
 }

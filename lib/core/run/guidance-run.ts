@@ -78,7 +78,9 @@ export async function runGuidance(deps: GuidanceDeps, input: GuidanceInput, emit
     await deliverGuidance(deps.kernel, input);
   } catch (error) {
     const failure = guidanceFailure(error, input.signal);
-    deps.logger.warn('run ended', { event: 'RUN_ERROR', code: failure.code, guidance: true, error: errorFields(failure) });
+    // A caller who left (or an instance stopping) is not a failure worth a warning (docs/architecture.md §5).
+    const log = input.signal.aborted ? deps.logger.info : deps.logger.warn;
+    log.call(deps.logger, 'run ended', { event: 'RUN_ERROR', code: failure.code, guidance: true, aborted: input.signal.aborted || undefined, error: errorFields(failure) });
     emit(make('RUN_ERROR', { code: failure.code, message: translate(failure.messageKey, input.language) }));
     return;
   }

@@ -1,5 +1,5 @@
 /**
- * A resume run (docs/protocol.md §5.4; docs/protocol.md §5.4, §5.5): pre-flight against the kernel, then
+ * A resume run (docs/protocol.md §5.4, §5.5): pre-flight against the kernel, then
  * reconciliation and validation of every answer, and only then delivery. Until A2A accepts an
  * answer every failure leaves the interrupt pending and the task parked, so a retry works.
  */

@@ -1,5 +1,5 @@
 /**
- * How a run fails once the stream is open (docs/protocol.md §2.4; docs/protocol.md §2.4):
+ * How a run fails once the stream is open (docs/protocol.md §2.4):
  * every failure becomes one RUN_ERROR with a code and a message key, plus what must happen to
  * the A2A task and the execution.
  */

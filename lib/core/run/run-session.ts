@@ -8,8 +8,8 @@ import type { Language } from '../i18n/catalogue.js';
 import { translate } from '../i18n/catalogue.js';
 import type { A2AKernel, Logger } from '../ports.js';
 import type { RunRequest } from '../protocol/run-request.js';
-import { type AguiEvent, CUSTOM_SESSION, eventFactory, type MakeEvent } from '../translate/events.js';
-import { RunTranslator } from '../translate/run-translator.js';
+import { type AguiEvent, eventFactory, type MakeEvent, sessionEvent } from '../translate/events.js';
+import { type RunTranslator, translatorFor } from '../translate/run-translator.js';
 import type { RunFailure } from './run-failure.js';
 import type { RunThread } from './run-thread.js';
 
@@ -54,15 +54,7 @@ export class RunSession {
     this.taskId = document.execution.taskId ?? undefined;
     this.startedCancelled = thread.wasCancelled();
     this.sessionId = document.iacCodeSessionId ?? undefined;
-    this.translator = new RunTranslator({
-      make: this.make,
-      runId: request.runId,
-      threadId: request.threadId,
-      textDigests: document.execution.textDigests,
-      pipelineSequence: document.execution.pipelineSequence,
-      pipelineOpenSteps: document.execution.pipelineOpenSteps,
-      newId: deps.newId,
-    });
+    this.translator = translatorFor(document.execution, { make: this.make, runId: request.runId, threadId: request.threadId, newId: deps.newId });
   }
 
   get kernel(): A2AKernel {
@@ -84,18 +76,14 @@ export class RunSession {
     this.sessionEmitted = true;
     const document = this.thread.document;
     this.emit(
-      this.make('CUSTOM', {
-        name: CUSTOM_SESSION,
-        value: {
-          schemaVersion: 1,
-          threadId: this.request.threadId,
-          aguiRunId: this.request.runId,
-          executionId: document.execution.executionId,
-          contextId: document.contextId,
-          taskId: this.taskId ?? null,
-          rosInvocationId: document.execution.rosInvocationId,
-          sessionId: this.sessionId ?? null,
-        },
+      sessionEvent(this.make, {
+        threadId: this.request.threadId,
+        aguiRunId: this.request.runId,
+        executionId: document.execution.executionId,
+        contextId: document.contextId,
+        taskId: this.taskId ?? null,
+        rosInvocationId: document.execution.rosInvocationId,
+        sessionId: this.sessionId ?? null,
       }),
     );
   }

@@ -1,5 +1,5 @@
 /**
- * Admission of a run into its thread (docs/protocol.md §6.4; docs/protocol.md §6.4): a pure decision
+ * Admission of a run into its thread (docs/protocol.md §6.4): a pure decision
  * over the stored document. The caller writes the result with one compare-and-swap; a conflict
  * means another instance changed the thread, so it re-reads and decides again.
  */

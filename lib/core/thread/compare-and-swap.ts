@@ -4,6 +4,12 @@
  * writer got there first (a StoreError of kind `conflict`), read again and decide again. Admission,
  * the cancel endpoint and a run's thread handle all write through it, with one retry limit.
  *
+ * A store that remembers what it last saw (ThreadStore.cached, e.g. the OSS driver) saves the first
+ * read: the first decision is made on that memory, unconfirmed. Only a decision to write may stand
+ * on it — the save is the compare-and-swap that proves the memory current, or meets a conflict and
+ * reads — while a refusal, or a decision to write nothing, is made again on a fresh load, so no
+ * caller is ever refused on stale state (docs/state-store.md "Load").
+ *
  * What leaves here: the caller's own errors from `decide`, untouched; every store failure as a
  * StoreError — a thread that kept changing through every attempt as kind `unavailable`, and
  * anything a driver throws outside the family wrapped as `unavailable` too.
@@ -44,7 +50,21 @@ export async function readThread(store: ThreadStore, threadId: string): Promise<
   return { document: parseThreadDocument(stored.document, threadId), revision: stored.revision };
 }
 
+/** What the store remembers of the thread, validated like a load; undefined when it remembers nothing usable. */
+function rememberedThread(store: ThreadStore, threadId: string): ThreadState | undefined {
+  try {
+    const remembered = store.cached?.(threadId);
+    return remembered ? { document: parseThreadDocument(remembered.document, threadId), revision: remembered.revision } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export async function compareAndSwap<T>(store: ThreadStore, threadId: string, decide: (state: ThreadState) => CasDecision<T>, options: CasOptions = {}): Promise<CasOutcome<T>> {
+  if (!options.start) {
+    const optimistic = await fromRemembered(store, threadId, decide);
+    if (optimistic) return optimistic;
+  }
   let state = options.start ?? (await readThread(store, threadId));
   for (let attempt = 1; ; attempt += 1) {
     const decision = decide(state);
@@ -58,6 +78,30 @@ export async function compareAndSwap<T>(store: ThreadStore, threadId: string, de
       if (attempt >= MAX_CAS_ATTEMPTS) throw new StoreUnavailableError(`The thread kept changing: ${attempt} writes in a row met a newer revision.`, { cause: error });
     }
     state = await readThread(store, threadId);
+  }
+}
+
+/**
+ * The decision on what the store remembers, written when it is a write: the outcome when that save
+ * commits; undefined — read and decide as usual — when the store remembers nothing, the decision
+ * is a refusal or writes nothing, or the save meets a conflict (the memory was stale).
+ */
+async function fromRemembered<T>(store: ThreadStore, threadId: string, decide: (state: ThreadState) => CasDecision<T>): Promise<CasOutcome<T> | undefined> {
+  const remembered = rememberedThread(store, threadId);
+  if (!remembered) return undefined;
+  let decision: CasDecision<T>;
+  try {
+    decision = decide(remembered);
+  } catch {
+    return undefined;
+  }
+  if (decision.write === undefined) return undefined;
+  try {
+    const revision = await storeCall(() => store.save(threadId, decision.write, remembered.revision), 'write');
+    return { value: decision.value, state: { document: decision.write, revision }, written: true };
+  } catch (error) {
+    if (error instanceof StoreError && error.kind === 'conflict') return undefined;
+    throw error;
   }
 }
 

@@ -5,7 +5,8 @@
  * It is validated on every load; anything else (including another schemaVersion) is corrupt and
  * affects only its own thread.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import '../protocol/zod-messages.js';
 import { keyedRecord } from './keyed-record.js';
 
 export const THREAD_SCHEMA_VERSION = 1;
@@ -15,12 +16,13 @@ export const THREAD_SCHEMA_VERSION = 1;
  * prototype that keeps every own key: z.record would drop a "__proto__" key, so a run id of that
  * name would be forgotten on every load. The stored JSON is the plain object it always was.
  */
-const keyedStrings = z
-  .custom<Record<string, string>>(
+const keyedStrings = z.pipe(
+  z.custom<Record<string, string>>(
     (value) => typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every((entry) => typeof entry === 'string'),
     'Expected an object of strings.',
-  )
-  .transform((value) => keyedRecord(Object.entries(value)));
+  ),
+  z.transform((value: Record<string, string>) => keyedRecord(Object.entries(value))),
+);
 
 const pendingInterruptSchema = z.object({
   /** The interrupt id (= the A2A inputId). */
@@ -34,9 +36,9 @@ const pendingInterruptSchema = z.object({
 const executionSchema = z.object({
   executionId: z.string(),
   rosInvocationId: z.string(),
-  taskId: z.string().nullable(),
-  lastTaskId: z.string().nullable(),
-  pipelineSequence: z.int().nonnegative(),
+  taskId: z.nullable(z.string()),
+  lastTaskId: z.nullable(z.string()),
+  pipelineSequence: z.int().check(z.nonnegative()),
   pipelineOpenSteps: z.array(z.string()),
   textDigests: z.array(z.string()),
   pending: z.array(pendingInterruptSchema),
@@ -54,14 +56,14 @@ export const threadDocumentSchema = z.object({
   threadId: z.string(),
   contextId: z.string(),
   cwd: z.string(),
-  userId: z.string().nullable(),
-  iacCodeSessionId: z.string().nullable(),
+  userId: z.nullable(z.string()),
+  iacCodeSessionId: z.nullable(z.string()),
   execution: executionSchema,
   runDigests: keyedStrings,
   appliedResumes: z.array(z.object({ executionId: z.string(), interruptId: z.string(), digest: z.string() })),
   /** executionId → the rosInvocationId it ran under, so a cancel of a rotated execution still matches. */
   terminalExecutions: keyedStrings,
-  activeRun: leaseSchema.nullable(),
+  activeRun: z.nullable(leaseSchema),
 });
 
 export type ThreadDocument = z.infer<typeof threadDocumentSchema>;

@@ -1,5 +1,5 @@
 /**
- * Pure transitions for interrupts, answers and cancellation (docs/protocol.md §5; docs/protocol.md §5.7, §6.7).
+ * Pure transitions for interrupts, answers and cancellation (docs/protocol.md §5.7, §6.7).
  */
 import type { RequiredInput } from '../interrupts/inputs.js';
 import type { DurableRunState } from '../translate/run-translator.js';

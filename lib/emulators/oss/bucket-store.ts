@@ -32,7 +32,11 @@ export function quotedMd5(body: Buffer): string {
 export class BucketStore {
   private readonly buckets = new Map<string, Map<string, StoredObject>>();
 
-  constructor(bucketNames: readonly string[]) {
+  /** `clock`: the server time Last-Modified is stamped with (tests may run it fast, OssEmulatorOptions.clock). */
+  constructor(
+    bucketNames: readonly string[],
+    private readonly clock: () => number = Date.now,
+  ) {
     for (const name of bucketNames) this.buckets.set(name, new Map());
   }
 
@@ -55,7 +59,7 @@ export class BucketStore {
       body: Buffer.from(body),
       etag: quotedMd5(body),
       contentType,
-      lastModified: new Date(Math.floor(Date.now() / 1000) * 1000),
+      lastModified: new Date(Math.floor(this.clock() / 1000) * 1000),
       userMetadata,
     };
     objects.set(key, stored);

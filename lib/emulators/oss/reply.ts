@@ -57,10 +57,10 @@ export function errorReply(error: OssError, method: string, requestId: string, h
   return { status: error.status, headers, body: Buffer.from(xml, 'utf8') };
 }
 
-export function writeReply(res: ServerResponse, reply: OssReply, method: string, requestId: string): void {
+export function writeReply(res: ServerResponse, reply: OssReply, method: string, requestId: string, now: number = Date.now()): void {
   const headers: Record<string, string> = {
     Server: 'AliyunOSS',
-    Date: new Date().toUTCString(),
+    Date: new Date(now).toUTCString(),
     'x-oss-request-id': requestId,
     'x-oss-server-time': '0',
     ...reply.headers,

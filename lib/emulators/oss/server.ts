@@ -42,6 +42,12 @@ export interface OssEmulatorOptions {
   credentials?: OssCredential[];
   /** Region V4 signatures must be scoped to; default 'cn-hangzhou' ('oss-cn-hangzhou' is accepted too). */
   region?: string;
+  /**
+   * The server time it reports — `Date` headers and Last-Modified — in epoch ms; default the real
+   * clock. Tests of the OSS driver's prune hold run it ahead or fast (docs/state-store.md "The hold");
+   * signatures are still checked against the real clock.
+   */
+  clock?: () => number;
 }
 
 export interface OssFault {
@@ -105,7 +111,8 @@ export async function startOssEmulator(options: OssEmulatorOptions = {}): Promis
   const host = options.host ?? '127.0.0.1';
   const bucketNames = options.buckets ?? ['agui-state'];
   const buckets = new Set(bucketNames);
-  const store = new BucketStore(bucketNames);
+  const clock = options.clock ?? Date.now;
+  const store = new BucketStore(bucketNames, clock);
   const auth: AuthSettings = {
     credentials: options.credentials ?? [DEFAULT_CREDENTIAL],
     // ali-oss signs with the standard region id, stripping a leading "oss-" (getStandardRegion).
@@ -127,7 +134,7 @@ export async function startOssEmulator(options: OssEmulatorOptions = {}): Promis
     try {
       body = await readBoundedBody(req, MAX_BODY_BYTES, () => ossErrors.entityTooLarge());
     } catch (error) {
-      if (error instanceof OssError) writeReply(res, errorReply(error, method, requestId, hostId), method, requestId);
+      if (error instanceof OssError) writeReply(res, errorReply(error, method, requestId, hostId), method, requestId, clock());
       else req.socket.destroy();
       return;
     }
@@ -171,7 +178,7 @@ export async function startOssEmulator(options: OssEmulatorOptions = {}): Promis
       req.socket.destroy();
       return;
     }
-    writeReply(res, reply, method, requestId);
+    writeReply(res, reply, method, requestId, clock());
   }
 
   const server = await listenHttp(serve, host, options.port ?? 0);

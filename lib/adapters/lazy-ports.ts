@@ -1,0 +1,75 @@
+/**
+ * The kernel client and the image codec, with their modules imported on first use rather than at
+ * start-up (docs/architecture.md §6.3): `GET /health` — FC's first probe of a new instance — needs
+ * neither. Each stand-in forwards every call to the real adapter once its module is loaded.
+ */
+import type { JsonObject, WireSendParams, WireStreamItem, WireTask } from '../core/a2a/wire-types.js';
+import type { A2AKernel, ImageCodec, ImageEncoding, ImageInfo, KernelCallOptions, SessionRestoreResult } from '../core/ports.js';
+
+/** `make()` once, on first use; a failure is not kept, so the next use tries again. */
+function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | undefined;
+  return () => {
+    made ??= make();
+    made.catch(() => {
+      made = undefined;
+    });
+    return made;
+  };
+}
+
+export class LazyKernel implements A2AKernel {
+  private readonly kernel: () => Promise<A2AKernel>;
+
+  constructor(make: () => Promise<A2AKernel>) {
+    this.kernel = once(make);
+  }
+
+  async *sendStreamingMessage(params: WireSendParams, options?: KernelCallOptions): AsyncIterable<WireStreamItem> {
+    yield* (await this.kernel()).sendStreamingMessage(params, options);
+  }
+
+  async sendMessage(params: WireSendParams, options?: KernelCallOptions): Promise<WireStreamItem> {
+    return (await this.kernel()).sendMessage(params, options);
+  }
+
+  async getTask(taskId: string, historyLength: number, options?: KernelCallOptions): Promise<WireTask> {
+    return (await this.kernel()).getTask(taskId, historyLength, options);
+  }
+
+  async cancelTask(taskId: string, options?: KernelCallOptions): Promise<void> {
+    return (await this.kernel()).cancelTask(taskId, options);
+  }
+
+  async *subscribeToTask(taskId: string, options?: KernelCallOptions): AsyncIterable<WireStreamItem> {
+    yield* (await this.kernel()).subscribeToTask(taskId, options);
+  }
+
+  async ensureSessionRestored(request: { cwd: string; sessionId: string; taskId: string }, options?: KernelCallOptions): Promise<SessionRestoreResult> {
+    return (await this.kernel()).ensureSessionRestored(request, options);
+  }
+
+  async pipelineState(taskId: string, afterSequence: number, options?: KernelCallOptions): Promise<JsonObject | undefined> {
+    return (await this.kernel()).pipelineState(taskId, afterSequence, options);
+  }
+}
+
+export class LazyImageCodec implements ImageCodec {
+  private readonly codec: () => Promise<ImageCodec>;
+
+  constructor(make: () => Promise<ImageCodec>) {
+    this.codec = once(make);
+  }
+
+  async inspect(bytes: Uint8Array): Promise<ImageInfo> {
+    return (await this.codec()).inspect(bytes);
+  }
+
+  async verify(bytes: Uint8Array): Promise<void> {
+    return (await this.codec()).verify(bytes);
+  }
+
+  async encode(bytes: Uint8Array, encoding: ImageEncoding): Promise<Uint8Array> {
+    return (await this.codec()).encode(bytes, encoding);
+  }
+}

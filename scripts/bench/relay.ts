@@ -1,0 +1,126 @@
+/**
+ * Relaying a long stream (docs/architecture.md §2.3): the kernel streams text deltas, the adapter
+ * translates each into AG-UI events and writes it to the caller's SSE body.
+ *
+ * - throughput: 20,000 deltas through the adapter (HTTP POST → SSE read to the end) against the same
+ *   stream read straight from the kernel with @a2a-js/sdk (what any client of the kernel pays);
+ * - added latency per event: deltas paced so that none waits behind another, each carrying the
+ *   moment the kernel published it; the reader notes when it arrives. p99 through the adapter
+ *   against p99 read directly; the difference is what the adapter adds.
+ *
+ * The emulator, the adapter and the reader share one process and one clock (performance.now()).
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Scenario } from '../../lib/emulators/a2a/scenarios.js';
+import { type BenchStack, readDirect, turnBody } from './local-stack.js';
+import { type Comparison, compare, median, percentile } from './measure.js';
+
+export const RELAY_DELTAS = 20_000;
+const PACED_DELTAS = 400;
+const PACE_MS = 3;
+
+/** 20,000 short deltas as fast as the emulator can publish them. */
+const relayScenario: Scenario = async (script) => {
+  script.task('SUBMITTED');
+  for (let i = 0; i < RELAY_DELTAS; i += 1) script.text('x ');
+  script.finish('INPUT_REQUIRED', {}, 'relayed');
+};
+
+/** Deltas that carry their publication time, a few milliseconds apart. */
+const pacedScenario: Scenario = async (script) => {
+  script.task('SUBMITTED');
+  for (let i = 0; i < PACED_DELTAS; i += 1) {
+    script.text(`@${performance.now().toFixed(3)};`);
+    await sleep(PACE_MS);
+  }
+  script.finish('INPUT_REQUIRED', {}, 'paced');
+};
+
+export function registerRelayScenarios(stack: BenchStack): void {
+  stack.emulator.controls.scenarios.set('relay', relayScenario);
+  stack.emulator.controls.scenarios.set('paced', pacedScenario);
+}
+
+/** Reads an SSE body chunk by chunk, handing every `data:` record to `onEvent` as it arrives. */
+async function readSse(url: string, body: unknown, onEvent: (event: Record<string, unknown>) => void): Promise<void> {
+  const response = await fetch(`${url}/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  if (!response.body) throw new Error(`no stream: HTTP ${response.status}`);
+  const decoder = new TextDecoder();
+  let buffered = '';
+  let finished = false;
+  for await (const chunk of response.body) {
+    buffered += decoder.decode(chunk as Uint8Array, { stream: true });
+    let end = buffered.indexOf('\n\n');
+    while (end >= 0) {
+      const record = buffered.slice(0, end);
+      buffered = buffered.slice(end + 2);
+      if (record.startsWith('data: ')) {
+        const event = JSON.parse(record.slice(6)) as Record<string, unknown>;
+        if (event['type'] === 'RUN_FINISHED') finished = true;
+        onEvent(event);
+      }
+      end = buffered.indexOf('\n\n');
+    }
+  }
+  if (!finished) throw new Error('the relayed run did not finish');
+}
+
+/** The publication times carried by the paced deltas, paired with their arrival times. */
+function latencyOf(text: string, arrivedAt: number, into: number[]): void {
+  for (const match of text.matchAll(/@(\d+\.\d+);/g)) into.push(arrivedAt - Number(match[1]));
+}
+
+export interface RelayFigures {
+  throughput: Comparison;
+  latency: Comparison;
+  addedLatencyP99Ms: number;
+}
+
+export async function benchRelay(stack: BenchStack, runs = 3): Promise<RelayFigures> {
+  registerRelayScenarios(stack);
+  const viaAdapter: number[] = [];
+  const direct: number[] = [];
+  // Warm-up of both paths, then alternate so a drifting machine affects both alike.
+  await readSse(stack.server.url, turnBody('relay'), () => undefined);
+  await readDirect(stack, 'relay', () => undefined);
+  for (let run = 0; run < runs; run += 1) {
+    let deltas = 0;
+    let started = performance.now();
+    await readSse(stack.server.url, turnBody('relay'), (event) => {
+      if (event['type'] === 'TEXT_MESSAGE_CONTENT') deltas += 1;
+    });
+    viaAdapter.push(performance.now() - started);
+    if (deltas < RELAY_DELTAS) throw new Error(`the adapter relayed ${deltas} of ${RELAY_DELTAS} deltas`);
+    started = performance.now();
+    await readDirect(stack, 'relay', () => undefined);
+    direct.push(performance.now() - started);
+  }
+
+  const adapterLatency: number[] = [];
+  const directLatency: number[] = [];
+  for (let run = 0; run < 2; run += 1) {
+    await readSse(stack.server.url, turnBody('paced'), (event) => {
+      if (event['type'] === 'TEXT_MESSAGE_CONTENT') latencyOf(String(event['delta']), performance.now(), adapterLatency);
+    });
+    await readDirect(stack, 'paced', (text) => latencyOf(text, performance.now(), directLatency));
+  }
+  const adapterP99 = percentile(adapterLatency, 0.99);
+  const directP99 = percentile(directLatency, 0.99);
+  return {
+    throughput: compare(
+      `relay ${RELAY_DELTAS.toLocaleString('en')} deltas`,
+      'ms',
+      median(viaAdapter),
+      median(direct),
+      `median of ${runs}; baseline: the same stream read from the kernel directly with @a2a-js/sdk`,
+    ),
+    latency: compare(
+      'latency per event, p99',
+      'ms',
+      adapterP99,
+      directP99,
+      `${adapterLatency.length} deltas ${PACE_MS} ms apart, kernel publish → reader; baseline: read from the kernel directly; added p99 ${(adapterP99 - directP99).toFixed(3)} ms`,
+    ),
+    addedLatencyP99Ms: Math.round((adapterP99 - directP99) * 1000) / 1000,
+  };
+}
