@@ -20,11 +20,10 @@ import { handlePreStop, isPreStopCall, PRE_STOP_PATH, type PreStopDrain } from '
  * The POST routes and everything behind them — validation (zod), the core's runs, the kernel's
  * SDK, the store's OSS client — load on the first request that needs them, never at start-up: FC's
  * health check and whoever arrives first after a cold start are not kept waiting for code
- * `GET /health` never runs (docs/architecture.md §6.3). Each is imported once and kept.
+ * `GET /health` never runs (docs/architecture.md §6.3). The three POST routes are one module
+ * (post-routes.ts); each import is made once and kept.
  */
-const runRoute = importedOnce(() => import('./run-route.js'));
-const cancelRoute = importedOnce(() => import('./cancel-route.js'));
-const subscribeRoute = importedOnce(() => import('./subscribe-route.js'));
+const postRoutes = importedOnce(() => import('./post-routes.js'));
 const errorModule = importedOnce(() => import('./error-response.js'));
 
 /**
@@ -147,19 +146,19 @@ async function dispatch(request: Request, deps: RouteDeps, corsOrigins: CorsOrig
       if (request.method === 'HEAD') return withoutBody(health(deps));
       return request.method === 'GET' ? health(deps) : await methodNotAllowed('GET, HEAD');
     }
-    if (url.pathname === '/') return await route('POST', async () => (await runRoute()).handleRun(request, deps, logger));
+    if (url.pathname === '/') return await route('POST', async () => (await postRoutes()).handleRun(request, deps, logger));
     const consoleRoute = deps.console;
     if (consoleRoute && (url.pathname === '/console' || url.pathname.startsWith('/console/')))
       return await route('GET', async () => (await consoleRoute(url.pathname)) ?? notFound());
     const cancel = CANCEL_PATH.exec(url.pathname);
     if (cancel) {
       const executionId = safeDecode(cancel[1] as string);
-      return executionId === undefined ? await notFound() : await route('POST', async () => (await cancelRoute()).handleCancel(request, executionId, deps, logger));
+      return executionId === undefined ? await notFound() : await route('POST', async () => (await postRoutes()).handleCancel(request, executionId, deps, logger));
     }
     const subscribe = SUBSCRIBE_PATH.exec(url.pathname);
     if (subscribe) {
       const executionId = safeDecode(subscribe[1] as string);
-      return executionId === undefined ? await notFound() : await route('POST', async () => (await subscribeRoute()).handleSubscribe(request, executionId, deps, logger));
+      return executionId === undefined ? await notFound() : await route('POST', async () => (await postRoutes()).handleSubscribe(request, executionId, deps, logger));
     }
     // Only FC's own lifecycle call sees this path (pre-stop-route.ts); to anyone else it does not exist.
     const { preStop } = deps;
