@@ -81,6 +81,10 @@ describe('the cancel endpoint', () => {
     const error = (await json(invalid))['error'] as { code: string; details: Array<{ path: string }> };
     expect(error.code).toBe('INVALID_INPUT');
     expect(error.details.map((detail) => detail.path).sort()).toEqual(['rosInvocationId', 'threadId']);
+    // The same bound as a run's rosInvocationId (docs/protocol.md §1.4): no run can have a longer one.
+    const tooLong = await cancel('x', { threadId: 't', rosInvocationId: 'r'.repeat(257) });
+    expect(tooLong.status).toBe(400);
+    expect(((await json(tooLong))['error'] as { details: Array<{ path: string }> }).details.map((detail) => detail.path)).toEqual(['rosInvocationId']);
     expect((await fetch(`${stack.url}/extensions/iac-code/v1/executions/x/cancel`)).status).toBe(405);
   });
 

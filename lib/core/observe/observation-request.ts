@@ -7,13 +7,13 @@
 import * as z from 'zod/mini';
 import { AdapterError } from '../errors.js';
 import { fieldIssues } from '../protocol/field-issues.js';
-import { identity, MAX_ID_LENGTH } from '../protocol/identity.js';
+import { identity, MAX_ID_LENGTH, MAX_ROS_INVOCATION_ID_LENGTH } from '../protocol/identity.js';
 
 // The same identity rules as POST / (docs/protocol.md §1.4): bounded, and no lone surrogates.
 const observationBodySchema = z.strictObject({
   threadId: identity(MAX_ID_LENGTH),
   runId: identity(MAX_ID_LENGTH),
-  rosInvocationId: identity(256),
+  rosInvocationId: identity(MAX_ROS_INVOCATION_ID_LENGTH),
   afterSequence: z.optional(z.unknown()),
 });
 

@@ -10,6 +10,8 @@ import './zod-messages.js';
 
 /** threadId and runId (docs/protocol.md §1.4). */
 export const MAX_ID_LENGTH = 1_024;
+/** rosInvocationId, wherever a caller names it: a run, a cancel, a subscribe (docs/protocol.md §1.4). */
+export const MAX_ROS_INVOCATION_ID_LENGTH = 256;
 /** forwardedProps.iacCode.cwd (docs/protocol.md §3.6). */
 export const MAX_CWD_LENGTH = 4_096;
 

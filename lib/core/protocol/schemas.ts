@@ -8,7 +8,7 @@
  * (iac-code-aliases.ts, docs/protocol.md §3.5).
  */
 import * as z from 'zod/mini';
-import { identity, MAX_CWD_LENGTH, MAX_ID_LENGTH, wellFormed } from './identity.js';
+import { identity, MAX_CWD_LENGTH, MAX_ID_LENGTH, MAX_ROS_INVOCATION_ID_LENGTH, wellFormed } from './identity.js';
 
 export const MESSAGE_ROLES = ['developer', 'system', 'assistant', 'user', 'tool', 'activity', 'reasoning'] as const;
 
@@ -52,7 +52,7 @@ export const alibabaCloudSchema = z.strictObject({
 
 export const iacCodeSchema = z.strictObject({
   schemaVersion: z.literal(1),
-  rosInvocationId: identity(256),
+  rosInvocationId: identity(MAX_ROS_INVOCATION_ID_LENGTH),
   cwd: wellFormed(z.string().check(z.minLength(1), z.maxLength(MAX_CWD_LENGTH))).check(z.refine((cwd) => !cwd.includes('\0'), 'Must not contain NUL.')),
   model: optionalString,
   llmApiKey: optionalString,
@@ -87,5 +87,5 @@ export type Envelope = z.infer<typeof envelopeSchema>;
 /** The cancel extension's body (docs/protocol.md §6.7). */
 export const cancelBodySchema = z.looseObject({
   threadId: identity(MAX_ID_LENGTH),
-  rosInvocationId: identity(),
+  rosInvocationId: identity(MAX_ROS_INVOCATION_ID_LENGTH),
 });
