@@ -106,8 +106,9 @@ export async function startAdapter<E extends RunningEmulators>(options: LocalSta
     // The app is built before the server exists; the PreStop drain reaches the server once it listens.
     let running: RunningServer | undefined;
     let preStopDrain: Promise<ShutdownReport> | undefined;
-    // The hook's own requests are not drained: a repeated call waits for the same drain.
-    const hookRequests = new Set<Request>();
+    // The hook's own requests are not drained: a repeated call waits for the same drain. Held
+    // weakly: a hook request that has ended is nothing to remember.
+    const hookRequests = new WeakSet<Request>();
     const preStop = (request: Request): Promise<ShutdownReport> => {
       if (!running) return Promise.reject(new Error('pre-stop before the server listens'));
       hookRequests.add(request);
