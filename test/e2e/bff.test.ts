@@ -73,6 +73,13 @@ describe('a browser behind the BFF', () => {
     expect(notJson.status).toBe(400);
   });
 
+  it('answers an oversized body with its 413, read by the client rather than a reset, and keeps serving', async () => {
+    const tooLarge = await fetch(`${bff.url}/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: 'x'.repeat(13 * 1024 * 1024) });
+    expect(tooLarge.status).toBe(413);
+    expect(await tooLarge.json()).toMatchObject({ error: { code: 'REQUEST_TOO_LARGE' } });
+    expect((await fetch(`${bff.url}/`)).status).toBe(405);
+  });
+
   it('refuses a request target that is no URL with 400 and keeps serving', async () => {
     const exchange = rawRequest(bff.url, ['GET http://[/ HTTP/1.1', 'host: bff.local']);
     try {

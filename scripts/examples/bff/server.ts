@@ -39,18 +39,21 @@ export interface RunningBff {
 /** The adapter's own limit for POST / (docs/protocol.md §1.4). */
 const MAX_BODY_BYTES = 12 * 1024 * 1024;
 
+/**
+ * The body as text, or undefined when it is over the limit. An oversized body is still read to its
+ * end (and dropped) before the 413 goes out: destroying the request would reset the connection,
+ * and the caller would see that instead of the answer.
+ */
 function readBody(req: IncomingMessage): Promise<string | undefined> {
   return new Promise((done, fail) => {
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        done(undefined);
-        req.destroy();
-      } else chunks.push(chunk);
+      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+      else chunks.length = 0;
     });
-    req.on('end', () => done(Buffer.concat(chunks).toString('utf8')));
+    req.on('end', () => done(size > MAX_BODY_BYTES ? undefined : Buffer.concat(chunks).toString('utf8')));
     req.on('error', fail);
   });
 }
