@@ -107,10 +107,10 @@ export async function startAdapter<E extends RunningEmulators>(options: LocalSta
     let running: RunningServer | undefined;
     let preStopDrain: Promise<ShutdownReport> | undefined;
     // The hook's own requests are not drained: a repeated call waits for the same drain.
-    const hookRequests = new Set<Request>();
-    const preStop = (request: Request): Promise<ShutdownReport> => {
+    const hookRequests = new Set<AbortSignal>();
+    const preStop = (signal: AbortSignal): Promise<ShutdownReport> => {
       if (!running) return Promise.reject(new Error('pre-stop before the server listens'));
-      hookRequests.add(request);
+      hookRequests.add(signal);
       preStopDrain ??= shutDown(running, config.shutdown, logger, { exempt: (live) => hookRequests.has(live), keepListening: true });
       return preStopDrain;
     };

@@ -27,27 +27,25 @@ import { discardRestOfBody } from './early-answer.js';
 import { RequestBody } from './request-body.js';
 
 /**
- * Requests whose response (and, for a run, its clean-up) has not finished yet, each with the Web
- * `Request` the app got. Holding that Request is what keeps aborts working: in Node 20 a
- * Request's signal follows the signal it was built with only while the Request object is alive
- * (undici holds the follower weakly), and the app keeps only `request.signal` once the body is
- * read — a garbage-collected Request would never see its client leave, nor a shutdown's abort
- * (docs/architecture.md §6).
+ * Requests whose response (and, for a run, its clean-up) has not finished yet, each by the abort
+ * controller of its signal. Only the controller is kept, not the Web `Request`: the app takes the
+ * shell's signal itself (`App.fetch`'s second argument), so the Request and its body stream can go
+ * as soon as the body is read — an idle live stream holds less (docs/architecture.md §6).
  */
-/** Requests a drain neither waits for nor aborts (graceful-shutdown.ts DrainScope). */
-export type Exempt = (request: Request) => boolean;
+/** Requests a drain neither waits for nor aborts (graceful-shutdown.ts DrainScope), known by the signal the app got. */
+export type Exempt = (signal: AbortSignal) => boolean;
 const none: Exempt = () => false;
 
 export class InFlightRequests {
-  private readonly live = new Map<AbortController, Request>();
+  private readonly live = new Set<AbortController>();
   private waiters: Array<{ exempt: Exempt; wake: () => void }> = [];
 
   get size(): number {
     return this.live.size;
   }
 
-  track(controller: AbortController, request: Request, work: Promise<unknown>): void {
-    this.live.set(controller, request);
+  track(controller: AbortController, work: Promise<unknown>): void {
+    this.live.add(controller);
     void work.finally(() => {
       this.live.delete(controller);
       this.wakeWaiters();
@@ -57,15 +55,15 @@ export class InFlightRequests {
   /** How many are live, not counting the exempt ones (FC's /pre-stop requests that drain the others). */
   sizeExcept(exempt: Exempt = none): number {
     let size = 0;
-    for (const request of this.live.values()) if (!exempt(request)) size += 1;
+    for (const controller of this.live) if (!exempt(controller.signal)) size += 1;
     return size;
   }
 
   /** Aborts every live request's signal but the exempt ones (the app then runs its disconnect policy); returns how many. */
   abortAll(reason: Error, exempt: Exempt = none): number {
     let aborted = 0;
-    for (const [controller, request] of this.live) {
-      if (controller.signal.aborted || exempt(request)) continue;
+    for (const controller of this.live) {
+      if (controller.signal.aborted || exempt(controller.signal)) continue;
       controller.abort(reason);
       aborted += 1;
     }
@@ -233,15 +231,17 @@ export function createNodeHandler(app: App, logger: Logger, inFlight = new InFli
       writeShellAnswer(req, res, body, 400);
       return;
     }
+    // The signal goes to the app directly too: its live stream follows the shell's own signal, which
+    // this shell keeps alive (InFlightRequests), not the Request's (docs/architecture.md §6).
     const work = app
-      .fetch(request)
+      .fetch(request, controller.signal)
       .then((response) => writeResponse(response, req, res, body, isDraining()))
       .catch((error: unknown) => {
         requestLogger.error('response failed', { error: errorFields(error) });
         if (!res.headersSent) writeShellAnswer(req, res, body, 500);
         else res.destroy();
       });
-    inFlight.track(controller, request, work);
+    inFlight.track(controller, work);
   };
 }
 
