@@ -22,6 +22,7 @@ import { en } from '../../core/i18n/messages-en.js';
 import type { Logger } from '../../core/ports.js';
 import type { App, PlainResponse } from '../../http/app.js';
 import { DEFAULT_BODY_TIMEOUT_MS } from '../../http/read-body.js';
+import { type SseSource, sseSourceOf } from '../../http/sse-source.js';
 import { answerClientError } from './client-error.js';
 import { discardRestOfBody } from './early-answer.js';
 import { RequestBody } from './request-body.js';
@@ -153,6 +154,8 @@ async function writeResponse(response: Response, req: IncomingMessage, res: Serv
     return;
   }
   res.flushHeaders();
+  const source = sseSourceOf(response);
+  if (source) return writeSource(source, res);
   const reader = response.body.getReader();
   // After the client left, the body is still read to its end but nothing is written: the run
   // behind an SSE body drops its events once the request signal aborted, and ends the body only
@@ -164,6 +167,30 @@ async function writeResponse(response: Response, req: IncomingMessage, res: Serv
     if (!res.write(value)) await drained(res);
   }
   if (!res.destroyed) res.end();
+}
+
+/**
+ * An SSE body written straight from the app's source to the socket (lib/http/sse-source.ts): no Web
+ * stream between them, so an idle live stream holds less (docs/architecture.md §2). The same rules as
+ * the read loop above: a full socket holds the source's next chunks until it drains; after the
+ * client left, what the run still writes is dropped, and the response ends — the request leaves
+ * the in-flight set — only when the source ends, after the run's clean-up.
+ */
+function writeSource(source: SseSource, res: ServerResponse): Promise<void> {
+  return new Promise<void>((ended) => {
+    source.attach({
+      write(chunk) {
+        if (res.destroyed || res.writableEnded) return true;
+        if (res.write(chunk)) return true;
+        void drained(res).then(() => source.resume());
+        return false;
+      },
+      end() {
+        if (!res.destroyed) res.end();
+        ended();
+      },
+    });
+  });
 }
 
 /**
