@@ -20,6 +20,8 @@
  * the middle of it), the run still knows which task the kernel started and cancels it
  * (docs/protocol.md §2.4).
  */
+import type { ReadableWritablePair, StreamPipeOptions } from 'node:stream/web';
+
 const TRIM_ABOVE_BYTES = 512 * 1024;
 
 const LF = 0x0a;
@@ -233,30 +235,82 @@ function normalise(text: string): string {
   return text.replace(/\r\n?/g, '\n');
 }
 
-/** `source` with large user history emptied, read only as fast as the returned stream is. */
-export function trimmedSseBody(source: ReadableStream<Uint8Array>, onTaskId?: (taskId: string) => void): ReadableStream<Uint8Array> {
+/** The next bytes to hand on, or `done` with the last ones: read from `source` only on demand. */
+type NextBytes = () => Promise<{ out: Uint8Array[]; done: boolean }>;
+
+function scanned(source: ReadableStream<Uint8Array>, onTaskId: ((taskId: string) => void) | undefined): { next: NextBytes; cancel: (reason?: unknown) => Promise<void> } {
   const reader = source.getReader();
   const scanner = new SseEventScanner(onTaskId);
-  return new ReadableStream<Uint8Array>(
-    {
-      async pull(controller) {
-        for (;;) {
-          const { done, value } = await reader.read();
-          const out = done ? scanner.end() : scanner.push(value);
+  return {
+    async next() {
+      for (;;) {
+        const { done, value } = await reader.read();
+        const out = done ? scanner.end() : scanner.push(value);
+        if (done || out.length > 0) return { out, done };
+      }
+    },
+    cancel: (reason) => reader.cancel(reason),
+  };
+}
+
+/**
+ * The trimmed body. The SDK's SSE parser reads it as `body.pipeThrough(new TextDecoderStream())`;
+ * that one call is answered by a single pulled stream that decodes as it reads — the same text a
+ * TextDecoderStream gives, without a TransformStream and a pipe held by every idle run
+ * (docs/architecture.md §2). Any other use is an ordinary byte stream.
+ */
+class TrimmedSseBody extends ReadableStream<Uint8Array> {
+  constructor(private readonly scan: ReturnType<typeof scanned>) {
+    let ended = false;
+    super(
+      {
+        async pull(controller) {
+          if (ended) return;
+          const { out, done } = await scan.next();
           for (const bytes of out) controller.enqueue(bytes);
           if (done) {
+            ended = true;
             controller.close();
-            return;
           }
-          if (out.length > 0) return;
-        }
+        },
+        cancel: (reason) => scan.cancel(reason),
       },
-      cancel(reason) {
-        return reader.cancel(reason);
+      { highWaterMark: 0 },
+    );
+  }
+
+  override pipeThrough<T>(transform: ReadableWritablePair<T, Uint8Array>, options?: StreamPipeOptions): ReadableStream<T> {
+    if (!(transform instanceof TextDecoderStream) || options !== undefined || this.locked) return super.pipeThrough(transform, options);
+    // Taken for the decoded stream: nobody else reads these bytes.
+    this.getReader();
+    const decoder = new TextDecoder(transform.encoding, { fatal: transform.fatal, ignoreBOM: transform.ignoreBOM });
+    const { scan } = this;
+    return new ReadableStream<string>(
+      {
+        async pull(controller) {
+          for (;;) {
+            const { out, done } = await scan.next();
+            let text = '';
+            for (const bytes of out) text += decoder.decode(bytes, { stream: true });
+            if (done) text += decoder.decode();
+            if (text.length > 0) controller.enqueue(text);
+            if (done) {
+              controller.close();
+              return;
+            }
+            if (text.length > 0) return;
+          }
+        },
+        cancel: (reason) => scan.cancel(reason),
       },
-    },
-    { highWaterMark: 0 },
-  );
+      { highWaterMark: 0 },
+    ) as unknown as ReadableStream<T>;
+  }
+}
+
+/** `source` with large user history emptied, read only as fast as the returned stream is. */
+export function trimmedSseBody(source: ReadableStream<Uint8Array>, onTaskId?: (taskId: string) => void): ReadableStream<Uint8Array> {
+  return new TrimmedSseBody(scanned(source, onTaskId));
 }
 
 export function withTrimmedSse(response: Response, onTaskId?: (taskId: string) => void): Response {
