@@ -20,8 +20,6 @@
  * the middle of it), the run still knows which task the kernel started and cancels it
  * (docs/protocol.md §2.4).
  */
-import type { ReadableWritablePair, StreamPipeOptions } from 'node:stream/web';
-
 const TRIM_ABOVE_BYTES = 512 * 1024;
 
 const LF = 0x0a;
@@ -254,37 +252,18 @@ function scanned(source: ReadableStream<Uint8Array>, onTaskId: ((taskId: string)
 }
 
 /**
- * The trimmed body. The SDK's SSE parser reads it as `body.pipeThrough(new TextDecoderStream())`;
- * that one call is answered by a single pulled stream that decodes as it reads — the same text a
+ * The SDK's SSE parser reads the trimmed body as `body.pipeThrough(new TextDecoderStream())`; that
+ * one call is answered by a single pulled stream that decodes as it reads — the same text a
  * TextDecoderStream gives, without a TransformStream and a pipe held by every idle run
- * (docs/architecture.md §2). Any other use is an ordinary byte stream.
+ * (docs/architecture.md §2). Any other transform is piped as usual.
  */
-class TrimmedSseBody extends ReadableStream<Uint8Array> {
-  constructor(private readonly scan: ReturnType<typeof scanned>) {
-    let ended = false;
-    super(
-      {
-        async pull(controller) {
-          if (ended) return;
-          const { out, done } = await scan.next();
-          for (const bytes of out) controller.enqueue(bytes);
-          if (done) {
-            ended = true;
-            controller.close();
-          }
-        },
-        cancel: (reason) => scan.cancel(reason),
-      },
-      { highWaterMark: 0 },
-    );
-  }
-
-  override pipeThrough<T>(transform: ReadableWritablePair<T, Uint8Array>, options?: StreamPipeOptions): ReadableStream<T> {
-    if (!(transform instanceof TextDecoderStream) || options !== undefined || this.locked) return super.pipeThrough(transform, options);
+function decodedOnPipe(body: ReadableStream<Uint8Array>, scan: ReturnType<typeof scanned>): void {
+  const pipeThrough = body.pipeThrough.bind(body);
+  const decodingPipe = (transform: { readable: ReadableStream<unknown> }, options?: unknown): ReadableStream<unknown> => {
+    if (!(transform instanceof TextDecoderStream) || options !== undefined || body.locked) return pipeThrough(transform as never, options as never);
     // Taken for the decoded stream: nobody else reads these bytes.
-    this.getReader();
+    body.getReader();
     const decoder = new TextDecoder(transform.encoding, { fatal: transform.fatal, ignoreBOM: transform.ignoreBOM });
-    const { scan } = this;
     return new ReadableStream<string>(
       {
         async pull(controller) {
@@ -304,13 +283,32 @@ class TrimmedSseBody extends ReadableStream<Uint8Array> {
         cancel: (reason) => scan.cancel(reason),
       },
       { highWaterMark: 0 },
-    ) as unknown as ReadableStream<T>;
-  }
+    );
+  };
+  body.pipeThrough = decodingPipe as unknown as typeof body.pipeThrough;
 }
 
 /** `source` with large user history emptied, read only as fast as the returned stream is. */
 export function trimmedSseBody(source: ReadableStream<Uint8Array>, onTaskId?: (taskId: string) => void): ReadableStream<Uint8Array> {
-  return new TrimmedSseBody(scanned(source, onTaskId));
+  const scan = scanned(source, onTaskId);
+  let ended = false;
+  const body = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        if (ended) return;
+        const { out, done } = await scan.next();
+        for (const bytes of out) controller.enqueue(bytes);
+        if (done) {
+          ended = true;
+          controller.close();
+        }
+      },
+      cancel: (reason) => scan.cancel(reason),
+    },
+    { highWaterMark: 0 },
+  );
+  decodedOnPipe(body, scan);
+  return body;
 }
 
 export function withTrimmedSse(response: Response, onTaskId?: (taskId: string) => void): Response {
