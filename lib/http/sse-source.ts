@@ -78,7 +78,12 @@ export class SseSource {
   }
 }
 
-const SOURCE = Symbol('sse-source');
+/**
+ * A registered symbol: the Node shell finds the source by it without importing this module, so the
+ * module stays in the lazily loaded run routes (docs/architecture.md §6.3).
+ */
+export const SSE_SOURCE_KEY = 'iac-code-agui.sse-source';
+const SOURCE = Symbol.for(SSE_SOURCE_KEY);
 
 /** The Response of an SSE source: its body reads the source; a shell may take the source instead. */
 export function sseSourceResponse(source: SseSource, init: ResponseInit): Response {

@@ -22,7 +22,7 @@ import { en } from '../../core/i18n/messages-en.js';
 import type { Logger } from '../../core/ports.js';
 import type { App, PlainResponse } from '../../http/app.js';
 import { DEFAULT_BODY_TIMEOUT_MS } from '../../http/read-body.js';
-import { type SseSource, sseSourceOf } from '../../http/sse-source.js';
+import type { SseSource } from '../../http/sse-source.js';
 import { answerClientError } from './client-error.js';
 import { discardRestOfBody } from './early-answer.js';
 import { RequestBody } from './request-body.js';
@@ -118,6 +118,13 @@ function toRequest(req: IncomingMessage, body: RequestBody, signal: AbortSignal)
     duplex: 'half',
   } as RequestInit);
 }
+
+/**
+ * The push-style source behind the app's SSE responses (lib/http/sse-source.ts SSE_SOURCE_KEY), found
+ * by its registered symbol: importing that module here would pull it into the start-up code.
+ */
+const SSE_SOURCE = Symbol.for('iac-code-agui.sse-source');
+const sseSourceOf = (response: Response): SseSource | undefined => (response as unknown as { [SSE_SOURCE]?: SseSource })[SSE_SOURCE];
 
 /** On every response, the app's own and the shell's fallbacks alike (docs/protocol.md §1.5). */
 const NOSNIFF = 'x-content-type-options';
