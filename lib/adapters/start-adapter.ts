@@ -106,12 +106,12 @@ export async function startAdapter<E extends RunningEmulators>(options: LocalSta
     // The app is built before the server exists; the PreStop drain reaches the server once it listens.
     let running: RunningServer | undefined;
     let preStopDrain: Promise<ShutdownReport> | undefined;
-    // The hook's own requests are not drained: a repeated call waits for the same drain. Held
-    // weakly: a hook request that has ended is nothing to remember.
-    const hookRequests = new WeakSet<Request>();
-    const preStop = (request: Request): Promise<ShutdownReport> => {
+    // The hook's own requests are not drained: a repeated call waits for the same drain. Known by
+    // the signal the app got, held weakly: a hook request that has ended is nothing to remember.
+    const hookRequests = new WeakSet<AbortSignal>();
+    const preStop = (signal: AbortSignal): Promise<ShutdownReport> => {
       if (!running) return Promise.reject(new Error('pre-stop before the server listens'));
-      hookRequests.add(request);
+      hookRequests.add(signal);
       preStopDrain ??= shutDown(running, config.shutdown, logger, { exempt: (live) => hookRequests.has(live), keepListening: true });
       return preStopDrain;
     };

@@ -82,7 +82,12 @@ export interface AppDeps {
 }
 
 export interface App {
-  fetch(request: Request): Promise<Response>;
+  /**
+   * `signal`: the shell's abort signal for this request (the client left, or the instance stops);
+   * `request.signal` when absent. A live stream follows this one, so a shell that passes it need not
+   * keep the Request alive for the stream's whole life (docs/architecture.md §6).
+   */
+  fetch(request: Request, signal?: AbortSignal): Promise<Response>;
   /**
    * The answer to a request that needs no Fetch API, or undefined: exactly `GET /health` while
    * CORS is off. A shell may write it without building a `Request` — Node loads its fetch
@@ -111,8 +116,8 @@ export function createApp(appDeps: AppDeps): App {
   const deps: RouteDeps = { ...appDeps, liveStreams: new LiveStreamGate(appDeps.config.maxActiveRuns) };
   const corsOrigins = deps.config.corsOrigins ?? [];
   return {
-    async fetch(request: Request): Promise<Response> {
-      return withCors(await dispatch(request, deps, corsOrigins), request, corsOrigins);
+    async fetch(request: Request, signal: AbortSignal = request.signal): Promise<Response> {
+      return withCors(await dispatch(request, signal, deps, corsOrigins), request, corsOrigins);
     },
     plain(method: string, target: string): PlainResponse | undefined {
       // With CORS on, every answer carries `vary: origin` (cors.ts): those go through fetch.
@@ -127,7 +132,7 @@ function isPreflightRoute(pathname: string): boolean {
   return pathname === '/health' || pathname === '/' || CANCEL_PATH.test(pathname) || SUBSCRIBE_PATH.test(pathname);
 }
 
-async function dispatch(request: Request, deps: RouteDeps, corsOrigins: CorsOrigins): Promise<Response> {
+async function dispatch(request: Request, signal: AbortSignal, deps: RouteDeps, corsOrigins: CorsOrigins): Promise<Response> {
   const url = new URL(request.url);
   const logger = deps.logger.child({ requestId: request.headers.get('x-fc-request-id') ?? crypto.randomUUID(), method: request.method, path: url.pathname });
   const language = languageFromAcceptLanguage(request.headers.get('accept-language'), deps.config.defaultLanguage);
@@ -146,7 +151,7 @@ async function dispatch(request: Request, deps: RouteDeps, corsOrigins: CorsOrig
       if (request.method === 'HEAD') return withoutBody(health(deps));
       return request.method === 'GET' ? health(deps) : await methodNotAllowed('GET, HEAD');
     }
-    if (url.pathname === '/') return await route('POST', async () => (await postRoutes()).handleRun(request, deps, logger));
+    if (url.pathname === '/') return await route('POST', async () => (await postRoutes()).handleRun(request, signal, deps, logger));
     const consoleRoute = deps.console;
     if (consoleRoute && (url.pathname === '/console' || url.pathname.startsWith('/console/')))
       return await route('GET', async () => (await consoleRoute(url.pathname)) ?? notFound());
@@ -158,11 +163,11 @@ async function dispatch(request: Request, deps: RouteDeps, corsOrigins: CorsOrig
     const subscribe = SUBSCRIBE_PATH.exec(url.pathname);
     if (subscribe) {
       const executionId = safeDecode(subscribe[1] as string);
-      return executionId === undefined ? await notFound() : await route('POST', async () => (await postRoutes()).handleSubscribe(request, executionId, deps, logger));
+      return executionId === undefined ? await notFound() : await route('POST', async () => (await postRoutes()).handleSubscribe(request, signal, executionId, deps, logger));
     }
     // Only FC's own lifecycle call sees this path (pre-stop-route.ts); to anyone else it does not exist.
     const { preStop } = deps;
-    if (url.pathname === PRE_STOP_PATH && preStop && isPreStopCall(request)) return await route('GET', () => handlePreStop(request, preStop, logger));
+    if (url.pathname === PRE_STOP_PATH && preStop && isPreStopCall(request)) return await route('GET', () => handlePreStop(signal, preStop, logger));
     return await notFound();
   } catch (error) {
     logger.error('request failed', { error: errorFields(error) });

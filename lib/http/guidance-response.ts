@@ -13,7 +13,8 @@ import type { AppDeps } from './app.js';
 import { sseResponse } from './sse.js';
 
 export async function guidanceResponse(
-  request: Request,
+  /** The request's abort signal (App.fetch), which the stream follows. */
+  requestSignal: AbortSignal,
   runRequest: RunRequest,
   store: ThreadStore,
   deps: AppDeps,
@@ -30,6 +31,6 @@ export async function guidanceResponse(
         emit(event);
         if (event.type === 'RUN_FINISHED') runLogger.info('run ended', { event: event.type, outcome: 'success' });
       }).finally(release),
-    { heartbeatMs: deps.config.heartbeatMs, logger: runLogger, requestSignal: request.signal },
+    { heartbeatMs: deps.config.heartbeatMs, logger: runLogger, requestSignal },
   );
 }

@@ -23,16 +23,19 @@ export interface DrainReport {
   abandoned: number;
 }
 
-/** Drains every request in flight but `request` itself (wired in by lib/adapters/start-adapter.ts). */
-export type PreStopDrain = (request: Request) => Promise<DrainReport>;
+/**
+ * Drains every request in flight but the hook's own, known by the abort signal the app got for it
+ * (wired in by lib/adapters/start-adapter.ts).
+ */
+export type PreStopDrain = (signal: AbortSignal) => Promise<DrainReport>;
 
 /** FC's own lifecycle call: the marker FC sets and callers cannot. */
 export function isPreStopCall(request: Request): boolean {
   return request.headers.get('x-fc-control-path') === PRE_STOP_PATH;
 }
 
-export async function handlePreStop(request: Request, drain: PreStopDrain, logger: Logger): Promise<Response> {
+export async function handlePreStop(signal: AbortSignal, drain: PreStopDrain, logger: Logger): Promise<Response> {
   logger.info('pre-stop hook called');
-  const report = await drain(request);
+  const report = await drain(signal);
   return jsonResponse(report.abandoned === 0 ? 200 : 500, { status: report.abandoned === 0 ? 'drained' : 'incomplete', ...report });
 }

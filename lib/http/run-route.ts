@@ -20,7 +20,8 @@ import { storeOf } from './store-of.js';
 
 export const MAX_RUN_BODY_BYTES = 12 * 1024 * 1024;
 
-export async function handleRun(request: Request, deps: RouteDeps, logger: Logger): Promise<Response> {
+/** `signal`: the request's abort signal as the shell gave it (App.fetch), which the live stream follows. */
+export async function handleRun(request: Request, signal: AbortSignal, deps: RouteDeps, logger: Logger): Promise<Response> {
   const { config } = deps;
   let language = languageFromAcceptLanguage(request.headers.get('accept-language'), config.defaultLanguage);
   let leave: (() => void) | undefined;
@@ -34,7 +35,7 @@ export async function handleRun(request: Request, deps: RouteDeps, logger: Logge
     leave = deps.liveStreams.enter();
     const store = storeOf(deps, request);
     // Guidance steers the live pipeline without taking the thread (docs/protocol.md §6.13).
-    if (runRequest.iacCode.activeGuidance === true) return await guidanceResponse(request, runRequest, store, deps, logger, language, leave);
+    if (runRequest.iacCode.activeGuidance === true) return await guidanceResponse(signal, runRequest, store, deps, logger, language, leave);
     const admitted = await admit(store, runRequest, () => ({
       now: deps.clock(),
       leaseTtlMs: config.leaseTtlMs,
@@ -53,13 +54,13 @@ export async function handleRun(request: Request, deps: RouteDeps, logger: Logge
     };
     const release = leave;
     return sseResponse(
-      (emit, signal) =>
-        runAdmitted(runDeps, { request: runRequest, language, thread: admitted.thread, orphanTaskId: admitted.orphanTaskId, signal }, (event) => {
+      (emit, runSignal) =>
+        runAdmitted(runDeps, { request: runRequest, language, thread: admitted.thread, orphanTaskId: admitted.orphanTaskId, signal: runSignal }, (event) => {
           emit(event);
           // A RUN_ERROR is logged at warn, with its cause, where the run creates it (lib/core/run/run-session.ts).
           if (event.type === 'RUN_FINISHED') runLogger.info('run ended', { event: event.type, outcome: event.outcome?.type });
         }).finally(release),
-      { heartbeatMs: config.heartbeatMs, logger: runLogger, requestSignal: request.signal },
+      { heartbeatMs: config.heartbeatMs, logger: runLogger, requestSignal: signal },
     );
   } catch (error) {
     leave?.();

@@ -8,6 +8,7 @@
 import { errorFields } from '../core/error-fields.js';
 import type { Logger } from '../core/ports.js';
 import type { AguiEvent } from '../core/translate/events.js';
+import { SseSource, sseSourceResponse } from './sse-source.js';
 
 /** No `connection` header: Function Compute forbids a function to set one (docs/protocol.md §1.5). */
 export const SSE_HEADERS = {
@@ -44,51 +45,34 @@ export function sseResponse(run: RunBody, options: SseOptions): Response {
   const forwardAbort = (): void => aborting.abort(requestSignal.reason);
   if (requestSignal.aborted) forwardAbort();
   else requestSignal.addEventListener('abort', forwardAbort, { once: true });
-  let open = true;
   let heartbeat: ReturnType<typeof setTimeout> | undefined;
   let lastWrite = performance.now();
-
-  const body = new ReadableStream<Uint8Array>({
-    start(controller) {
-      // Writes stop only when the reader cancelled the body. After a client disconnect the socket
-      // is gone and the shell discards what is written; after a shutdown abort the client is still
-      // there and receives the run's terminal event.
-      const write = (text: string): void => {
-        if (!open) return;
-        try {
-          controller.enqueue(encoder.encode(text));
-        } catch {
-          open = false;
-          return;
-        }
-        lastWrite = performance.now();
-      };
-      const beat = (): void => {
-        // A timer may fire a fraction of a millisecond before its delay by performance.now().
-        const quiet = performance.now() - lastWrite >= heartbeatMs - 1;
-        if (quiet) write(': heartbeat\n\n');
-        if (open) heartbeat = setTimeout(beat, quiet ? heartbeatMs : heartbeatMs - (performance.now() - lastWrite));
-      };
-      heartbeat = setTimeout(beat, heartbeatMs);
-      run((event) => write(`data: ${JSON.stringify(event)}\n\n`), aborting.signal)
-        .catch((error: unknown) => options.logger.error('run failed unexpectedly', { error: errorFields(error) }))
-        .finally(() => {
-          clearTimeout(heartbeat);
-          requestSignal.removeEventListener('abort', forwardAbort);
-          if (!open) return;
-          open = false;
-          try {
-            controller.close();
-          } catch {
-            // already closed by a cancel
-          }
-        });
-    },
-    cancel() {
-      open = false;
-      clearTimeout(heartbeat);
-      aborting.abort();
-    },
+  // The reader cancelled the body: the run's signal aborts and writes stop.
+  const source = new SseSource(() => {
+    clearTimeout(heartbeat);
+    aborting.abort();
   });
-  return new Response(body, { status: 200, headers: SSE_HEADERS });
+  // Writes stop only when the reader cancelled the body. After a client disconnect the socket is
+  // gone and the shell discards what is written; after a shutdown abort the client is still there
+  // and receives the run's terminal event.
+  const write = (text: string): void => {
+    if (!source.open) return;
+    source.push(encoder.encode(text));
+    lastWrite = performance.now();
+  };
+  const beat = (): void => {
+    // A timer may fire a fraction of a millisecond before its delay by performance.now().
+    const quiet = performance.now() - lastWrite >= heartbeatMs - 1;
+    if (quiet) write(': heartbeat\n\n');
+    if (source.open) heartbeat = setTimeout(beat, quiet ? heartbeatMs : heartbeatMs - (performance.now() - lastWrite));
+  };
+  heartbeat = setTimeout(beat, heartbeatMs);
+  run((event) => write(`data: ${JSON.stringify(event)}\n\n`), aborting.signal)
+    .catch((error: unknown) => options.logger.error('run failed unexpectedly', { error: errorFields(error) }))
+    .finally(() => {
+      clearTimeout(heartbeat);
+      requestSignal.removeEventListener('abort', forwardAbort);
+      source.end();
+    });
+  return sseSourceResponse(source, { status: 200, headers: SSE_HEADERS });
 }

@@ -18,7 +18,8 @@ import { storeOf } from './store-of.js';
 
 export const MAX_SUBSCRIBE_BODY_BYTES = 64 * 1024;
 
-export async function handleSubscribe(request: Request, executionId: string, deps: RouteDeps, logger: Logger): Promise<Response> {
+/** `signal`: the request's abort signal as the shell gave it (App.fetch), which the live stream follows. */
+export async function handleSubscribe(request: Request, signal: AbortSignal, executionId: string, deps: RouteDeps, logger: Logger): Promise<Response> {
   const language = languageFromAcceptLanguage(request.headers.get('accept-language'), deps.config.defaultLanguage);
   let leave: (() => void) | undefined;
   try {
@@ -33,12 +34,12 @@ export async function handleSubscribe(request: Request, executionId: string, dep
     const observerDeps = { kernel: deps.kernel, store, clock: deps.clock, newId: () => randomUUID().replace(/-/g, ''), logger: observeLogger };
     const release = leave;
     return sseResponse(
-      (emit, signal) =>
-        observeExecution(observerDeps, { observation, language, signal }, (event) => {
+      (emit, runSignal) =>
+        observeExecution(observerDeps, { observation, language, signal: runSignal }, (event) => {
           emit(event);
           if (event.type === 'RUN_FINISHED') observeLogger.info('observation ended', { event: event.type, outcome: event.outcome?.type });
         }).finally(release),
-      { heartbeatMs: deps.config.heartbeatMs, logger: observeLogger, requestSignal: request.signal },
+      { heartbeatMs: deps.config.heartbeatMs, logger: observeLogger, requestSignal: signal },
     );
   } catch (error) {
     leave?.();

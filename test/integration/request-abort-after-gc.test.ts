@@ -1,10 +1,11 @@
 /**
- * The Node shell hands the app a Web `Request` whose signal must fire when the client leaves or
- * the instance shuts down (lib/adapters/node-server/node-server.ts). In Node 20 a Request's signal
- * follows the signal it was built with only while the Request object itself is alive (undici holds
- * the follower weakly), and the app keeps only `request.signal` once the body is read. These tests
- * collect garbage mid-run — as a busy instance does — and check that both aborts still land: the
- * run cancels its A2A task and releases its thread (docs/architecture.md §6).
+ * The Node shell hands the app a Web `Request` and, beside it, the abort signal that must fire when
+ * the client leaves or the instance shuts down (lib/adapters/node-server/node-server.ts). In Node 20
+ * a Request's signal follows the signal it was built with only while the Request object itself is
+ * alive (undici holds the follower weakly), and the shell no longer keeps the Request: a live
+ * stream follows the shell's own signal. These tests collect garbage mid-run — as a busy instance
+ * does — and check that both aborts still land: the run cancels its A2A task and releases its
+ * thread (docs/architecture.md §6).
  */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';

@@ -147,3 +147,63 @@ describe('reporting the task a stream names, before the SDK parses it', () => {
     expect(events[2]).toBe('');
   });
 });
+
+/** The bytes of `chunks`, cut anywhere — inside a multi-byte character too. */
+function byteSource(bytes: Uint8Array, cut: number): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      for (let i = 0; i < bytes.length; i += cut) controller.enqueue(bytes.slice(i, i + cut));
+      controller.close();
+    },
+  });
+}
+
+async function allText(stream: ReadableStream<string>): Promise<string> {
+  let text = '';
+  for await (const part of stream) text += part;
+  return text;
+}
+
+describe('the trimmed body read as the SDK reads it, through pipeThrough(new TextDecoderStream())', () => {
+  it('gives the same text as decoding its bytes, however the bytes are cut, multi-byte characters and a large event included', async () => {
+    const large = JSON.stringify({ jsonrpc: '2.0', id: 1, result: { task: { id: 't-9', history: [{ role: 'ROLE_USER', parts: [{ text: 'ü'.repeat(600_000) }] }] } } });
+    const small = new TextEncoder().encode('data: {"a":"héllo 世界 🚀"}\r\n\r\n: comment\n\ndata: {"b":"ß"}\r\r');
+    const withLarge = new TextEncoder().encode(`data: {"a":"é"}\n\ndata: ${large}\n\ndata: {"b":"ß"}\n\n`);
+    for (const [bytes, cuts] of [
+      [small, [1, 3, 7]],
+      [withLarge, [4093, 65_536]],
+    ] as const) {
+      for (const cut of cuts) {
+        const asBytes = await new Response(trimmedSseBody(byteSource(bytes, cut))).text();
+        const decoded = await allText(trimmedSseBody(byteSource(bytes, cut)).pipeThrough(new TextDecoderStream()));
+        expect(decoded).toBe(asBytes);
+      }
+    }
+    expect(await allText(trimmedSseBody(byteSource(withLarge, 65_536)).pipeThrough(new TextDecoderStream()))).toContain('"parts":[]');
+  });
+
+  it('reports the task id on that path too, and any other transform is piped as usual', async () => {
+    const seen: string[] = [];
+    const bytes = new TextEncoder().encode('data: {"result":{"task":{"id":"t-1"}}}\n\n');
+    await allText(trimmedSseBody(byteSource(bytes, 4), (taskId) => seen.push(taskId)).pipeThrough(new TextDecoderStream()));
+    expect(seen).toEqual(['t-1']);
+    const upper = new TransformStream<Uint8Array, string>({ transform: (chunk, controller) => controller.enqueue(new TextDecoder().decode(chunk).toUpperCase()) });
+    expect(await allText(trimmedSseBody(byteSource(bytes, 4)).pipeThrough(upper))).toBe('DATA: {"RESULT":{"TASK":{"ID":"T-1"}}}\n\n');
+  });
+
+  it('cancelling the decoded stream cancels the kernel body', async () => {
+    let cancelled: unknown;
+    const source = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        controller.enqueue(new TextEncoder().encode('data: {}\n\n'));
+      },
+      cancel(reason) {
+        cancelled = reason;
+      },
+    });
+    const reader = trimmedSseBody(source).pipeThrough(new TextDecoderStream()).getReader();
+    expect((await reader.read()).value).toBe('data: {}\n\n');
+    await reader.cancel('gone');
+    expect(cancelled).toBe('gone');
+  });
+});

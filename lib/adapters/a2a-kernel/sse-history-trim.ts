@@ -233,30 +233,82 @@ function normalise(text: string): string {
   return text.replace(/\r\n?/g, '\n');
 }
 
-/** `source` with large user history emptied, read only as fast as the returned stream is. */
-export function trimmedSseBody(source: ReadableStream<Uint8Array>, onTaskId?: (taskId: string) => void): ReadableStream<Uint8Array> {
+/** The next bytes to hand on, or `done` with the last ones: read from `source` only on demand. */
+type NextBytes = () => Promise<{ out: Uint8Array[]; done: boolean }>;
+
+function scanned(source: ReadableStream<Uint8Array>, onTaskId: ((taskId: string) => void) | undefined): { next: NextBytes; cancel: (reason?: unknown) => Promise<void> } {
   const reader = source.getReader();
   const scanner = new SseEventScanner(onTaskId);
-  return new ReadableStream<Uint8Array>(
+  return {
+    async next() {
+      for (;;) {
+        const { done, value } = await reader.read();
+        const out = done ? scanner.end() : scanner.push(value);
+        if (done || out.length > 0) return { out, done };
+      }
+    },
+    cancel: (reason) => reader.cancel(reason),
+  };
+}
+
+/**
+ * The SDK's SSE parser reads the trimmed body as `body.pipeThrough(new TextDecoderStream())`; that
+ * one call is answered by a single pulled stream that decodes as it reads — the same text a
+ * TextDecoderStream gives, without a TransformStream and a pipe held by every idle run
+ * (docs/architecture.md §2). Any other transform is piped as usual.
+ */
+function decodedOnPipe(body: ReadableStream<Uint8Array>, scan: ReturnType<typeof scanned>): void {
+  const pipeThrough = body.pipeThrough.bind(body);
+  const decodingPipe = (transform: { readable: ReadableStream<unknown> }, options?: unknown): ReadableStream<unknown> => {
+    if (!(transform instanceof TextDecoderStream) || options !== undefined || body.locked) return pipeThrough(transform as never, options as never);
+    // Taken for the decoded stream: nobody else reads these bytes.
+    body.getReader();
+    const decoder = new TextDecoder(transform.encoding, { fatal: transform.fatal, ignoreBOM: transform.ignoreBOM });
+    return new ReadableStream<string>(
+      {
+        async pull(controller) {
+          for (;;) {
+            const { out, done } = await scan.next();
+            let text = '';
+            for (const bytes of out) text += decoder.decode(bytes, { stream: true });
+            if (done) text += decoder.decode();
+            if (text.length > 0) controller.enqueue(text);
+            if (done) {
+              controller.close();
+              return;
+            }
+            if (text.length > 0) return;
+          }
+        },
+        cancel: (reason) => scan.cancel(reason),
+      },
+      { highWaterMark: 0 },
+    );
+  };
+  body.pipeThrough = decodingPipe as unknown as typeof body.pipeThrough;
+}
+
+/** `source` with large user history emptied, read only as fast as the returned stream is. */
+export function trimmedSseBody(source: ReadableStream<Uint8Array>, onTaskId?: (taskId: string) => void): ReadableStream<Uint8Array> {
+  const scan = scanned(source, onTaskId);
+  let ended = false;
+  const body = new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
-        for (;;) {
-          const { done, value } = await reader.read();
-          const out = done ? scanner.end() : scanner.push(value);
-          for (const bytes of out) controller.enqueue(bytes);
-          if (done) {
-            controller.close();
-            return;
-          }
-          if (out.length > 0) return;
+        if (ended) return;
+        const { out, done } = await scan.next();
+        for (const bytes of out) controller.enqueue(bytes);
+        if (done) {
+          ended = true;
+          controller.close();
         }
       },
-      cancel(reason) {
-        return reader.cancel(reason);
-      },
+      cancel: (reason) => scan.cancel(reason),
     },
     { highWaterMark: 0 },
   );
+  decodedOnPipe(body, scan);
+  return body;
 }
 
 export function withTrimmedSse(response: Response, onTaskId?: (taskId: string) => void): Response {

@@ -22,32 +22,31 @@ import { en } from '../../core/i18n/messages-en.js';
 import type { Logger } from '../../core/ports.js';
 import type { App, PlainResponse } from '../../http/app.js';
 import { DEFAULT_BODY_TIMEOUT_MS } from '../../http/read-body.js';
+import type { SseSource } from '../../http/sse-source.js';
 import { answerClientError } from './client-error.js';
 import { discardRestOfBody } from './early-answer.js';
 import { RequestBody } from './request-body.js';
 
 /**
- * Requests whose response (and, for a run, its clean-up) has not finished yet, each with the Web
- * `Request` the app got. Holding that Request is what keeps aborts working: in Node 20 a
- * Request's signal follows the signal it was built with only while the Request object is alive
- * (undici holds the follower weakly), and the app keeps only `request.signal` once the body is
- * read — a garbage-collected Request would never see its client leave, nor a shutdown's abort
- * (docs/architecture.md §6).
+ * Requests whose response (and, for a run, its clean-up) has not finished yet, each by the abort
+ * controller of its signal. Only the controller is kept, not the Web `Request`: the app takes the
+ * shell's signal itself (`App.fetch`'s second argument), so the Request and its body stream can go
+ * as soon as the body is read — an idle live stream holds less (docs/architecture.md §6).
  */
-/** Requests a drain neither waits for nor aborts (graceful-shutdown.ts DrainScope). */
-export type Exempt = (request: Request) => boolean;
+/** Requests a drain neither waits for nor aborts (graceful-shutdown.ts DrainScope), known by the signal the app got. */
+export type Exempt = (signal: AbortSignal) => boolean;
 const none: Exempt = () => false;
 
 export class InFlightRequests {
-  private readonly live = new Map<AbortController, Request>();
+  private readonly live = new Set<AbortController>();
   private waiters: Array<{ exempt: Exempt; wake: () => void }> = [];
 
   get size(): number {
     return this.live.size;
   }
 
-  track(controller: AbortController, request: Request, work: Promise<unknown>): void {
-    this.live.set(controller, request);
+  track(controller: AbortController, work: Promise<unknown>): void {
+    this.live.add(controller);
     void work.finally(() => {
       this.live.delete(controller);
       this.wakeWaiters();
@@ -57,15 +56,15 @@ export class InFlightRequests {
   /** How many are live, not counting the exempt ones (FC's /pre-stop requests that drain the others). */
   sizeExcept(exempt: Exempt = none): number {
     let size = 0;
-    for (const request of this.live.values()) if (!exempt(request)) size += 1;
+    for (const controller of this.live) if (!exempt(controller.signal)) size += 1;
     return size;
   }
 
   /** Aborts every live request's signal but the exempt ones (the app then runs its disconnect policy); returns how many. */
   abortAll(reason: Error, exempt: Exempt = none): number {
     let aborted = 0;
-    for (const [controller, request] of this.live) {
-      if (controller.signal.aborted || exempt(request)) continue;
+    for (const controller of this.live) {
+      if (controller.signal.aborted || exempt(controller.signal)) continue;
       controller.abort(reason);
       aborted += 1;
     }
@@ -120,6 +119,13 @@ function toRequest(req: IncomingMessage, body: RequestBody, signal: AbortSignal)
   } as RequestInit);
 }
 
+/**
+ * The push-style source behind the app's SSE responses (lib/http/sse-source.ts SSE_SOURCE_KEY), found
+ * by its registered symbol: importing that module here would pull it into the start-up code.
+ */
+const SSE_SOURCE = Symbol.for('iac-code-agui.sse-source');
+const sseSourceOf = (response: Response): SseSource | undefined => (response as unknown as { [SSE_SOURCE]?: SseSource })[SSE_SOURCE];
+
 /** On every response, the app's own and the shell's fallbacks alike (docs/protocol.md §1.5). */
 const NOSNIFF = 'x-content-type-options';
 
@@ -155,6 +161,8 @@ async function writeResponse(response: Response, req: IncomingMessage, res: Serv
     return;
   }
   res.flushHeaders();
+  const source = sseSourceOf(response);
+  if (source) return writeSource(source, res);
   const reader = response.body.getReader();
   // After the client left, the body is still read to its end but nothing is written: the run
   // behind an SSE body drops its events once the request signal aborted, and ends the body only
@@ -166,6 +174,30 @@ async function writeResponse(response: Response, req: IncomingMessage, res: Serv
     if (!res.write(value)) await drained(res);
   }
   if (!res.destroyed) res.end();
+}
+
+/**
+ * An SSE body written straight from the app's source to the socket (lib/http/sse-source.ts): no Web
+ * stream between them, so an idle live stream holds less (docs/architecture.md §2). The same rules as
+ * the read loop above: a full socket holds the source's next chunks until it drains; after the
+ * client left, what the run still writes is dropped, and the response ends — the request leaves
+ * the in-flight set — only when the source ends, after the run's clean-up.
+ */
+function writeSource(source: SseSource, res: ServerResponse): Promise<void> {
+  return new Promise<void>((ended) => {
+    source.attach({
+      write(chunk) {
+        if (res.destroyed || res.writableEnded) return true;
+        if (res.write(chunk)) return true;
+        void drained(res).then(() => source.resume());
+        return false;
+      },
+      end() {
+        if (!res.destroyed) res.end();
+        ended();
+      },
+    });
+  });
 }
 
 /**
@@ -233,15 +265,17 @@ export function createNodeHandler(app: App, logger: Logger, inFlight = new InFli
       writeShellAnswer(req, res, body, 400);
       return;
     }
+    // The signal goes to the app directly too: its live stream follows the shell's own signal, which
+    // this shell keeps alive (InFlightRequests), not the Request's (docs/architecture.md §6).
     const work = app
-      .fetch(request)
+      .fetch(request, controller.signal)
       .then((response) => writeResponse(response, req, res, body, isDraining()))
       .catch((error: unknown) => {
         requestLogger.error('response failed', { error: errorFields(error) });
         if (!res.headersSent) writeShellAnswer(req, res, body, 500);
         else res.destroy();
       });
-    inFlight.track(controller, request, work);
+    inFlight.track(controller, work);
   };
 }
 

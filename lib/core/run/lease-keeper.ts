@@ -10,21 +10,22 @@ import { LeaseLostError } from './run-thread.js';
 
 export class LeaseKeeper {
   private readonly timer: ReturnType<typeof setInterval>;
-  private readonly controller = new AbortController();
   lost: LeaseLostError | undefined;
   /** The expiry of the last lease this run knows it holds. */
   private heldUntil: number;
 
-  constructor(private readonly session: RunSession) {
+  /**
+   * `onLost` aborts the run (the run's own controller, which the caller's abort is forwarded to as
+   * well: one controller per run, not a second one joined by AbortSignal.any, docs/architecture.md §2).
+   */
+  constructor(
+    private readonly session: RunSession,
+    private readonly onLost: (error: LeaseLostError) => void,
+  ) {
     this.heldUntil = session.thread.document.activeRun?.expiresAt ?? 0;
     const { leaseRenewMs } = session.deps;
     this.timer = setInterval(() => void this.renew(), leaseRenewMs);
     this.timer.unref?.();
-  }
-
-  /** Aborted when the lease is lost. */
-  get signal(): AbortSignal {
-    return this.controller.signal;
   }
 
   stop(): void {
@@ -53,6 +54,6 @@ export class LeaseKeeper {
   private lose(error: LeaseLostError): void {
     this.lost = error;
     this.stop();
-    this.controller.abort(error);
+    this.onLost(error);
   }
 }

@@ -27,8 +27,15 @@ export async function runAdmitted(deps: RunDeps, input: RunInput, emit: Emit): P
   emit(session.runStarted());
   // Steps a previous run of this execution left active are reopened (docs/protocol.md §8.4).
   session.emitAll(session.translator.reopenSteps());
-  const keeper = new LeaseKeeper(session);
-  const signal = AbortSignal.any([input.signal, keeper.signal]);
+  // The run's signal: aborted when the caller's is, or when the lease is lost. One controller the
+  // caller's abort is forwarded to (the listener removed when the run ends), not AbortSignal.any:
+  // an idle run holds less (docs/architecture.md §2).
+  const aborting = new AbortController();
+  const forwardAbort = (): void => aborting.abort(input.signal.reason);
+  if (input.signal.aborted) forwardAbort();
+  else input.signal.addEventListener('abort', forwardAbort, { once: true });
+  const keeper = new LeaseKeeper(session, (lost) => aborting.abort(lost));
+  const { signal } = aborting;
   try {
     if (input.orphanTaskId) {
       // The previous holder died mid-run; its task has no one left to read it (docs/protocol.md §6.6).
@@ -50,5 +57,6 @@ export async function runAdmitted(deps: RunDeps, input: RunInput, emit: Emit): P
     await abandonRun(session, classifyRunError(keeper.lost ?? error));
   } finally {
     keeper.stop();
+    input.signal.removeEventListener('abort', forwardAbort);
   }
 }
