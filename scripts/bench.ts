@@ -135,7 +135,11 @@ async function main(): Promise<void> {
     figures: rows.map((row) => withTarget(row, before)),
     sizes,
     oss,
-    notes: [...notes, `Free memory at the end: ${(freemem() / 1024 ** 3).toFixed(1)} GiB. ${before.note}`],
+    notes: [
+      ...notes,
+      `Free memory at the end: ${(freemem() / 1024 ** 3).toFixed(1)} GiB. ${before.note}`,
+      'Where a target is not met, what the remaining cost is and which guarantee it buys: [architecture.md §9.6](architecture.md#96-benchmarks).',
+    ],
   };
   if (write) {
     const markdown = join(PROJECT_ROOT, 'docs', 'benchmarks.md');
