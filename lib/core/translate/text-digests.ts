@@ -32,10 +32,17 @@ export function textDigest(text: string): string {
 export class GrowingTextDigest {
   private readonly hash: RunningDigest = runningSha256();
   private codePoints = 0;
+  /**
+   * Text appended but not hashed yet: deltas are often a few characters, and hashing each alone
+   * costs more in calls than in bytes. Hashed in one piece when a digest is asked for, or once
+   * enough has gathered — the same bytes in the same order, so the same digest.
+   */
+  private pending = '';
 
   append(text: string): void {
-    this.hash.update(text);
+    this.pending += text;
     this.codePoints += countCodePoints(text);
+    if (this.pending.length >= PENDING_HASH_CHARS) this.flush(true);
   }
 
   get empty(): boolean {
@@ -43,9 +50,26 @@ export class GrowingTextDigest {
   }
 
   digest(): string {
+    this.flush();
     return `${this.codePoints}:${this.hash.hex()}`;
   }
+
+  /**
+   * Hashes what is pending. `keepHighSurrogate`: a high surrogate at the end stays pending, since
+   * its pair may come with the next delta — hashed apart, each half would be encoded as U+FFFD and
+   * the digest would no longer be the text's (textDigest).
+   */
+  private flush(keepHighSurrogate = false): void {
+    const last = this.pending.charCodeAt(this.pending.length - 1);
+    const keep = keepHighSurrogate && last >= 0xd800 && last <= 0xdbff ? 1 : 0;
+    if (this.pending.length <= keep) return;
+    this.hash.update(this.pending.slice(0, this.pending.length - keep));
+    this.pending = this.pending.slice(this.pending.length - keep);
+  }
 }
+
+/** How much appended text waits before it is hashed (GrowingTextDigest). */
+const PENDING_HASH_CHARS = 16 * 1024;
 
 export function dropKnownPrefix(text: string, digests: ReadonlySet<string>): string {
   if (digests.size === 0) return text;
