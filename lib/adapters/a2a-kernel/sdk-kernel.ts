@@ -7,11 +7,11 @@
  * The core speaks wire JSON; this file converts to and from the SDK's types and translates every
  * SDK or network error into KernelUnavailableError / KernelRpcError.
  *
- * The SDK is imported on the first kernel call, not at start-up: `GET /health` never needs it
- * (docs/architecture.md §6.3).
+ * The module, and the SDK with it, is loaded on the first kernel call, not at start-up
+ * (`LazyKernel`, lib/adapters/lazy-ports.ts; docs/architecture.md §6.3).
  */
-import type { AgentCard } from '@a2a-js/sdk';
-import type { Client } from '@a2a-js/sdk/client';
+import { type AgentCard, Message, SendMessageRequest, StreamResponse, Task } from '@a2a-js/sdk';
+import { Client, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
 import type { JsonObject, WireSendParams, WireStreamItem, WireTask } from '../../core/a2a/wire-types.js';
 import { type A2AKernel, type KernelCallOptions, KernelRpcError, KernelUnavailableError, type SessionRestoreResult } from '../../core/ports.js';
 import type { Secret } from '../../core/secret.js';
@@ -43,25 +43,9 @@ function cardFor(url: string): AgentCard {
   } as unknown as AgentCard;
 }
 
-type Sdk = typeof import('./sdk-modules.js');
-
-let sdkLoading: Promise<Sdk> | undefined;
-
-/** The part of the SDK this file uses (sdk-modules.ts), imported once, on first use. */
-function loadSdk(): Promise<Sdk> {
-  sdkLoading ??= import('./sdk-modules.js').then(
-    (sdk) => sdk,
-    (error: unknown) => {
-      sdkLoading = undefined;
-      throw error;
-    },
-  );
-  return sdkLoading;
-}
-
 export class SdkA2AKernel implements A2AKernel {
   private readonly baseUrl: string;
-  private connected: Promise<{ sdk: Sdk; client: Client }> | undefined;
+  private readonly client: Promise<Client>;
   /**
    * A stream call's `onTaskId`, found again in the fetch the SDK makes for it: the SDK hands each
    * call's own signal to fetch unchanged, so the signal is the key.
@@ -70,19 +54,8 @@ export class SdkA2AKernel implements A2AKernel {
 
   constructor(private readonly options: KernelOptions) {
     this.baseUrl = normaliseKernelUrl(options.url);
-  }
-
-  /** The SDK and its JSON-RPC client on the kernel URL, made on the first call. */
-  private connect(): Promise<{ sdk: Sdk; client: Client }> {
-    this.connected ??= loadSdk().then(async (sdk) => {
-      const card = cardFor(this.baseUrl);
-      const transport = await new sdk.JsonRpcTransportFactory({ fetchImpl: this.authorisedFetch }).create(this.baseUrl, card);
-      return { sdk, client: new sdk.Client(transport, card, {}) };
-    });
-    this.connected.catch(() => {
-      this.connected = undefined;
-    });
-    return this.connected;
+    const card = cardFor(this.baseUrl);
+    this.client = new JsonRpcTransportFactory({ fetchImpl: this.authorisedFetch }).create(this.baseUrl, card).then((transport) => new Client(transport, card, {}));
   }
 
   private readonly authorisedFetch = (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
@@ -109,11 +82,11 @@ export class SdkA2AKernel implements A2AKernel {
   }
 
   async *sendStreamingMessage(params: WireSendParams, options: KernelCallOptions = {}): AsyncIterable<WireStreamItem> {
-    const { sdk, client } = await this.connect();
+    const client = await this.client;
     const { signal, stop } = this.watchTaskId(options);
     try {
-      for await (const event of client.sendMessageStream(sdk.SendMessageRequest.fromJSON(params), { signal })) {
-        yield sdk.StreamResponse.toJSON(event) as WireStreamItem;
+      for await (const event of client.sendMessageStream(SendMessageRequest.fromJSON(params), { signal })) {
+        yield StreamResponse.toJSON(event) as WireStreamItem;
       }
     } catch (error) {
       throw kernelError(error, options.signal);
@@ -123,26 +96,26 @@ export class SdkA2AKernel implements A2AKernel {
   }
 
   async sendMessage(params: WireSendParams, options: KernelCallOptions = {}): Promise<WireStreamItem> {
-    const { sdk, client } = await this.connect();
+    const client = await this.client;
     try {
-      const result = await client.sendMessage(sdk.SendMessageRequest.fromJSON(params), { signal: options.signal });
-      return 'messageId' in result ? { message: sdk.Message.toJSON(result) as WireStreamItem['message'] } : { task: sdk.Task.toJSON(result) as WireTask };
+      const result = await client.sendMessage(SendMessageRequest.fromJSON(params), { signal: options.signal });
+      return 'messageId' in result ? { message: Message.toJSON(result) as WireStreamItem['message'] } : { task: Task.toJSON(result) as WireTask };
     } catch (error) {
       throw kernelError(error, options.signal);
     }
   }
 
   async getTask(taskId: string, historyLength: number, options: KernelCallOptions = {}): Promise<WireTask> {
-    const { sdk, client } = await this.connect();
+    const client = await this.client;
     try {
-      return sdk.Task.toJSON(await client.getTask({ tenant: '', id: taskId, historyLength }, { signal: options.signal })) as WireTask;
+      return Task.toJSON(await client.getTask({ tenant: '', id: taskId, historyLength }, { signal: options.signal })) as WireTask;
     } catch (error) {
       throw kernelError(error, options.signal);
     }
   }
 
   async cancelTask(taskId: string, options: KernelCallOptions = {}): Promise<void> {
-    const { client } = await this.connect();
+    const client = await this.client;
     try {
       await client.cancelTask({ tenant: '', id: taskId, metadata: undefined }, { signal: options.signal });
     } catch (error) {
@@ -151,10 +124,10 @@ export class SdkA2AKernel implements A2AKernel {
   }
 
   async *subscribeToTask(taskId: string, options: KernelCallOptions = {}): AsyncIterable<WireStreamItem> {
-    const { sdk, client } = await this.connect();
+    const client = await this.client;
     try {
       for await (const event of client.resubscribeTask({ tenant: '', id: taskId }, { signal: options.signal })) {
-        yield sdk.StreamResponse.toJSON(event) as WireStreamItem;
+        yield StreamResponse.toJSON(event) as WireStreamItem;
       }
     } catch (error) {
       throw kernelError(error, options.signal);
