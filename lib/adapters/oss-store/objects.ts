@@ -12,22 +12,8 @@
  *   request that holds an HTTP caller, so the configured timeout is always passed.
  */
 import { createHash } from 'node:crypto';
-import type OSS from 'ali-oss';
+import OSS from 'ali-oss';
 import { classifyOssFailure, type OssOperationName } from './errors.js';
-
-let aliOss: Promise<typeof OSS> | undefined;
-
-/** ali-oss, imported on the first OSS request, not at start-up: `GET /health` never needs it (docs/architecture.md §6.3). */
-function loadAliOss(): Promise<typeof OSS> {
-  aliOss ??= import('ali-oss').then(
-    (module) => module.default,
-    (error: unknown) => {
-      aliOss = undefined;
-      throw error;
-    },
-  );
-  return aliOss;
-}
 
 export interface ListPage {
   keys: string[];
@@ -86,8 +72,7 @@ export interface OssAccessKey {
 type ClientOptions = OSS.Options & { sldEnable?: boolean; refreshSTSTokenInterval?: number };
 
 export class AliOssObjects implements OssObjects {
-  private readonly options: ClientOptions;
-  private client: Promise<OSS> | undefined;
+  private readonly client: OSS;
 
   constructor(settings: OssClientSettings, key: OssAccessKey) {
     const options: ClientOptions = {
@@ -108,29 +93,20 @@ export class AliOssObjects implements OssObjects {
       // interval only silences ali-oss's console warning about a missing refresher.
       options.refreshSTSTokenInterval = 3_600_000;
     }
-    this.options = options;
-  }
-
-  /** The ali-oss client, made on the first request. */
-  private oss(): Promise<OSS> {
-    this.client ??= loadAliOss().then((Client) => new Client(this.options));
-    this.client.catch(() => {
-      this.client = undefined;
-    });
-    return this.client;
+    this.client = new OSS(options);
   }
 
   async create(key: string, body: Buffer): Promise<number | undefined> {
     const contentMd5 = createHash('md5').update(body).digest('base64');
-    const client = await this.oss();
-    const result = await call('PutObject', () => client.put(key, body, { mime: 'application/json', headers: { 'x-oss-forbid-overwrite': 'true', 'Content-MD5': contentMd5 } }));
+    const result = await call('PutObject', () =>
+      this.client.put(key, body, { mime: 'application/json', headers: { 'x-oss-forbid-overwrite': 'true', 'Content-MD5': contentMd5 } }),
+    );
     return serverTime(result.res);
   }
 
   async read(key: string): Promise<Buffer | undefined> {
-    const client = await this.oss();
     try {
-      const result = await client.get(key);
+      const result = await this.client.get(key);
       return Buffer.from(result.content as Buffer);
     } catch (error) {
       const failure = classifyOssFailure('GetObject', error);
@@ -143,8 +119,7 @@ export class AliOssObjects implements OssObjects {
     const query: OSS.ListV2ObjectsQuery = { prefix, 'max-keys': String(options.maxKeys) };
     if (options.startAfter) query['start-after'] = options.startAfter;
     if (options.continuationToken) query['continuation-token'] = options.continuationToken;
-    const client = await this.oss();
-    const result = await call('ListObjectsV2', () => client.listV2(query, {}));
+    const result = await call('ListObjectsV2', () => this.client.listV2(query, {}));
     const objects = result.objects ?? [];
     return {
       keys: objects.map((object) => object.name),
@@ -156,14 +131,12 @@ export class AliOssObjects implements OssObjects {
   }
 
   async remove(key: string): Promise<void> {
-    const client = await this.oss();
-    await call('DeleteObject', () => client.delete(key));
+    await call('DeleteObject', () => this.client.delete(key));
   }
 
   async removeMany(keys: string[]): Promise<void> {
     if (keys.length === 0) return;
-    const client = await this.oss();
-    await call('DeleteMultipleObjects', () => client.deleteMulti(keys, { quiet: true }));
+    await call('DeleteMultipleObjects', () => this.client.deleteMulti(keys, { quiet: true }));
   }
 }
 
