@@ -4,25 +4,14 @@
  * neither. Each stand-in forwards every call to the real adapter once its module is loaded.
  */
 import type { JsonObject, WireSendParams, WireStreamItem, WireTask } from '../core/a2a/wire-types.js';
+import { onceUntilFailure } from '../core/once-until-failure.js';
 import type { A2AKernel, ImageCodec, ImageEncoding, ImageInfo, KernelCallOptions, SessionRestoreResult } from '../core/ports.js';
-
-/** `make()` once, on first use; a failure is not kept, so the next use tries again. */
-function once<T>(make: () => Promise<T>): () => Promise<T> {
-  let made: Promise<T> | undefined;
-  return () => {
-    made ??= make();
-    made.catch(() => {
-      made = undefined;
-    });
-    return made;
-  };
-}
 
 export class LazyKernel implements A2AKernel {
   private readonly kernel: () => Promise<A2AKernel>;
 
   constructor(make: () => Promise<A2AKernel>) {
-    this.kernel = once(make);
+    this.kernel = onceUntilFailure(make);
   }
 
   async *sendStreamingMessage(params: WireSendParams, options?: KernelCallOptions): AsyncIterable<WireStreamItem> {
@@ -58,7 +47,7 @@ export class LazyImageCodec implements ImageCodec {
   private readonly codec: () => Promise<ImageCodec>;
 
   constructor(make: () => Promise<ImageCodec>) {
-    this.codec = once(make);
+    this.codec = onceUntilFailure(make);
   }
 
   async inspect(bytes: Uint8Array): Promise<ImageInfo> {

@@ -4,11 +4,11 @@
  * client with it, none of which `GET /health` needs. Until its driver is loaded, a request gets a
  * stand-in that loads it on its first call; once loaded, every request gets the driver's own store.
  */
+import { onceUntilFailure } from '../core/once-until-failure.js';
 import type { StoredDocument, ThreadStore } from '../core/ports.js';
 
 /** A store whose driver comes from `open()` on the first call. */
 class LoadingStore implements ThreadStore {
-  private opened: Promise<ThreadStore> | undefined;
   private store: ThreadStore | undefined;
 
   constructor(
@@ -28,13 +28,10 @@ class LoadingStore implements ThreadStore {
     return this.store?.cached?.(threadId);
   }
 
-  private driver(): Promise<ThreadStore> {
-    this.opened ??= this.open().then((store) => (this.store = store));
-    this.opened.catch(() => {
-      this.opened = undefined;
-    });
-    return this.opened;
-  }
+  private readonly driver = onceUntilFailure(async () => {
+    this.store = await this.open();
+    return this.store;
+  });
 }
 
 /**
@@ -43,13 +40,9 @@ class LoadingStore implements ThreadStore {
  */
 export function lazyStoreFor(kind: ThreadStore['kind'], load: () => Promise<(request: Request) => ThreadStore>): (request: Request) => ThreadStore {
   let loaded: ((request: Request) => ThreadStore) | undefined;
-  let loading: Promise<(request: Request) => ThreadStore> | undefined;
-  const ready = (): Promise<(request: Request) => ThreadStore> => {
-    loading ??= load().then((storeFor) => (loaded = storeFor));
-    loading.catch(() => {
-      loading = undefined;
-    });
-    return loading;
-  };
+  const ready = onceUntilFailure(async () => {
+    loaded = await load();
+    return loaded;
+  });
   return (request) => loaded?.(request) ?? new LoadingStore(kind, async () => (await ready())(request));
 }

@@ -7,6 +7,7 @@ import { errorFields } from '../core/error-fields.js';
 import { AdapterError } from '../core/errors.js';
 import type { Language } from '../core/i18n/catalogue.js';
 import { languageFromAcceptLanguage } from '../core/i18n/language.js';
+import { onceUntilFailure } from '../core/once-until-failure.js';
 import type { A2AKernel, ImageCodec, Logger, ThreadStore } from '../core/ports.js';
 import type { Secret } from '../core/secret.js';
 // Type only: the console's code is loaded by the start-up path only when it is enabled.
@@ -23,26 +24,10 @@ import { handlePreStop, isPreStopCall, PRE_STOP_PATH, type PreStopDrain } from '
  * `GET /health` never runs (docs/architecture.md §6.3). The three POST routes are one module
  * (post-routes.ts); each import is made once and kept.
  */
-const postRoutes = importedOnce(() => import('./post-routes.js'));
-const errorModule = importedOnce(() => import('./error-response.js'));
-
-/**
- * The module's import, started by the first call and kept: `import()` of a loaded module still
- * resolves it again on every call (under tsx's loader, about a millisecond per request). A failed
- * import is tried again by the next call.
- */
-function importedOnce<T>(load: () => Promise<T>): () => Promise<T> {
-  let loading: Promise<T> | undefined;
-  return () => {
-    if (!loading) {
-      loading = load();
-      loading.catch(() => {
-        loading = undefined;
-      });
-    }
-    return loading;
-  };
-}
+// Each import is made once and kept: `import()` of a loaded module still resolves it again on
+// every call (under tsx's loader, about a millisecond per request).
+const postRoutes = onceUntilFailure(() => import('./post-routes.js'));
+const errorModule = onceUntilFailure(() => import('./error-response.js'));
 
 /** The error envelope, with the message catalogue behind it: loaded by the first error answer. */
 async function errorResponse(error: AdapterError, language: Language, headers?: Record<string, string>): Promise<Response> {

@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { chmod, mkdir, open, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import { onceUntilFailure } from '../../core/once-until-failure.js';
 import { StoreConflictError, StoreCorruptError, type StoredDocument, StoreError, StoreUnavailableError, type ThreadStore } from '../../core/ports.js';
 import { threadKey } from '../../core/thread/thread-key.js';
 import { withFileLock } from './file-lock.js';
@@ -29,7 +30,6 @@ export interface FileStoreOptions {
 export class FileThreadStore implements ThreadStore {
   readonly kind = 'file' as const;
   private readonly threadsDir: string;
-  private prepared: Promise<void> | undefined;
 
   constructor(
     readonly stateDir: string,
@@ -78,17 +78,12 @@ export class FileThreadStore implements ThreadStore {
     }
   }
 
-  private prepare(): Promise<void> {
-    this.prepared ??= (async () => {
-      await mkdir(this.threadsDir, { recursive: true, mode: 0o700 });
-      await chmod(this.stateDir, 0o700);
-      await chmod(this.threadsDir, 0o700);
-    })();
-    this.prepared.catch(() => {
-      this.prepared = undefined;
-    });
-    return this.prepared;
-  }
+  /** The state folders, made (0700) once, before the first save. */
+  private readonly prepare = onceUntilFailure(async () => {
+    await mkdir(this.threadsDir, { recursive: true, mode: 0o700 });
+    await chmod(this.stateDir, 0o700);
+    await chmod(this.threadsDir, 0o700);
+  });
 }
 
 /**

@@ -8,6 +8,7 @@
  * failure to load sharp itself is the deployment's fault and propagates as it is (500).
  */
 import type SharpFactory from 'sharp';
+import { onceUntilFailure } from '../../core/once-until-failure.js';
 import { type ImageCodec, ImageDecodeError, type ImageEncoding, type ImageFormat, type ImageInfo } from '../../core/ports.js';
 import { MAX_IMAGE_PIXELS } from '../../core/protocol/image-downsample.js';
 
@@ -15,25 +16,14 @@ type Sharp = typeof SharpFactory;
 
 const FORMATS: readonly string[] = ['png', 'jpeg', 'gif', 'webp', 'tiff'] satisfies ImageFormat[];
 
-let loading: Promise<Sharp> | undefined;
-
 /** The sharp module, imported once, on first use. */
-function loadSharp(): Promise<Sharp> {
-  loading ??= import('sharp').then(
-    (module) => {
-      const sharp = module.default;
-      // libvips' operation cache would keep decoded images of past requests in memory; a server
-      // never re-processes the same image, so caching only costs memory.
-      sharp.cache(false);
-      return sharp;
-    },
-    (error: unknown) => {
-      loading = undefined;
-      throw error;
-    },
-  );
-  return loading;
-}
+const loadSharp = onceUntilFailure(async (): Promise<Sharp> => {
+  const sharp = (await import('sharp')).default;
+  // libvips' operation cache would keep decoded images of past requests in memory; a server
+  // never re-processes the same image, so caching only costs memory.
+  sharp.cache(false);
+  return sharp;
+});
 
 /**
  * Truncated data fails, as the peer's decoder does; the pixel cap refuses a decompression bomb
