@@ -9,6 +9,8 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
+import { type Stack, type StackOptions, startStack } from '../support/stack.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = join(import.meta.dirname, '..', '..', 'test-artifacts', 'console');
@@ -61,6 +63,30 @@ export async function launchBrowser(): Promise<Browser> {
 export async function openConsole(page: Page, baseUrl: string): Promise<void> {
   await page.goto(`${baseUrl}/console`);
   await page.locator('#message').waitFor();
+}
+
+/** A file's stack (adapter + emulator, the console on) and browser, started before its tests and closed after. */
+export interface ConsoleSuite {
+  stack: Stack;
+  browser: Browser;
+}
+
+/**
+ * Registers the file's set-up: the stack, the browser, then `open` (by default the console,
+ * waited for until its message box is ready).
+ */
+export function consoleSuite(options: StackOptions, open: (suite: ConsoleSuite) => Promise<void> = ({ browser, stack }) => openConsole(browser.page, stack.url)): ConsoleSuite {
+  const suite = {} as ConsoleSuite;
+  beforeAll(async () => {
+    suite.stack = await startStack(options);
+    suite.browser = await launchBrowser();
+    await open(suite);
+  }, 60_000);
+  afterAll(async () => {
+    await suite.browser?.close();
+    await suite.stack?.close();
+  });
+  return suite;
 }
 
 /** Types a message and presses Enter, as a person sends one. */

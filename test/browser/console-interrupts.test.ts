@@ -7,28 +7,15 @@
  * in words, or skipped — the run going on each time; and an answer another client gave first is
  * refused where it was given, after which the page asks the adapter what still waits.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runBody } from '../support/fixtures.js';
-import { type Stack, startStack } from '../support/stack.js';
-import { type Browser, launchBrowser, newThread, openConsole, runEnd, sendMessage } from './browser-support.js';
+import { consoleSuite, newThread, runEnd, sendMessage } from './browser-support.js';
 
-let stack: Stack;
-let browser: Browser;
-
-beforeAll(async () => {
-  stack = await startStack({ store: 'file', console: {} });
-  browser = await launchBrowser();
-  await openConsole(browser.page, stack.url);
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.close();
-});
+const suite = consoleSuite({ store: 'file', console: {} });
 
 describe('interrupts in the web console', { timeout: 60_000 }, () => {
   it('allows a permission from its buttons with the keyboard, and the run continues', async () => {
-    const { page } = browser;
+    const { page } = suite.browser;
     await sendMessage(page, 'permission please');
     expect(await runEnd(page)).toBe('interrupt');
 
@@ -39,7 +26,7 @@ describe('interrupts in the web console', { timeout: 60_000 }, () => {
     expect(await card.locator('.answer-buttons button').allTextContents()).toEqual(['Allow once', 'Deny']);
     // The composer waits: a new message now would be RESUME_REQUIRED.
     expect(await page.locator('.composer button[type="submit"]').isDisabled()).toBe(true);
-    await browser.screenshot('permission');
+    await suite.browser.screenshot('permission');
     // The first answer has the focus: one key press answers.
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Allow once');
 
@@ -50,19 +37,19 @@ describe('interrupts in the web console', { timeout: 60_000 }, () => {
     expect(await page.locator('.tool-card[data-tool-call-id="toolu-shell-1"] .tool-result pre').last().textContent()).toBe('Plan: 1 to add.');
     expect(await page.locator('.turn.assistant .message-text').last().textContent()).toBe('The command finished. ');
     expect(await page.locator('section.interrupts').isHidden()).toBe(true);
-    const answer = stack.emulator.callsOf('SendStreamingMessage').at(-1)?.params as { message: { parts: Array<{ data?: { decision?: string } }> } };
+    const answer = suite.stack.emulator.callsOf('SendStreamingMessage').at(-1)?.params as { message: { parts: Array<{ data?: { decision?: string } }> } };
     expect(answer.message.parts[0]?.data?.decision).toBe('allow_once');
   });
 
   it('answers a question by choosing an option', async () => {
-    const { page } = browser;
+    const { page } = suite.browser;
     await sendMessage(page, 'question please');
     expect(await runEnd(page)).toBe('interrupt');
     const options = page.locator('.interrupt-card .option-card');
     expect(await options.locator('.option-label').allTextContents()).toEqual(['Plan A', 'Plan B']);
     expect(await options.first().locator('.option-detail').allTextContents()).toEqual(['Description: One VPC, two zones']);
     expect(await page.locator('.interrupt-card label').first().textContent()).toBe('Or describe your own plan');
-    await browser.screenshot('question');
+    await suite.browser.screenshot('question');
 
     await options.filter({ hasText: 'Plan B' }).click();
 
@@ -71,7 +58,7 @@ describe('interrupts in the web console', { timeout: 60_000 }, () => {
   });
 
   it('answers a question by free text, refusing an empty one beside the field', async () => {
-    const { page } = browser;
+    const { page } = suite.browser;
     await sendMessage(page, 'question please');
     expect(await runEnd(page)).toBe('interrupt');
     const form = page.locator('.interrupt-card form.branch-form');
@@ -92,13 +79,13 @@ describe('interrupts in the web console', { timeout: 60_000 }, () => {
   });
 
   it('chooses a candidate from its card', async () => {
-    const { page } = browser;
+    const { page } = suite.browser;
     await sendMessage(page, 'candidates please');
     expect(await runEnd(page)).toBe('interrupt');
     const cards = page.locator('.interrupt-card .option-card');
     expect(await cards.locator('.option-label').allTextContents()).toEqual(['ECS + SLB', 'Serverless']);
     expect(await cards.first().locator('.option-detail').allTextContents()).toEqual(['Summary: Classic', 'Total monthly cost: 120.5']);
-    await browser.screenshot('candidates');
+    await suite.browser.screenshot('candidates');
 
     await cards.filter({ hasText: 'Serverless' }).click();
 
@@ -107,7 +94,7 @@ describe('interrupts in the web console', { timeout: 60_000 }, () => {
   });
 
   it('shows a refused answer in the interrupt panel when another client answered first, then asks the adapter what still waits', async () => {
-    const { page } = browser;
+    const { page } = suite.browser;
     await newThread(page);
     await sendMessage(page, 'permission please');
     expect(await runEnd(page)).toBe('interrupt');
@@ -124,7 +111,9 @@ describe('interrupts in the web console', { timeout: 60_000 }, () => {
       .then((thread) => thread ?? { rosInvocationId: '', cwd: '' });
 
     // Another client (a second tab, a script) gives the same answer first; this tab still shows the form.
-    const first = await stack.run(runBody({ threadId, resume: [{ interruptId, status: 'resolved', payload: { decision: 'allow_once' } }], iacCode: { rosInvocationId, cwd } }));
+    const first = await suite.stack.run(
+      runBody({ threadId, resume: [{ interruptId, status: 'resolved', payload: { decision: 'allow_once' } }], iacCode: { rosInvocationId, cwd } }),
+    );
     expect(first.status).toBe(200);
     await page.locator('.interrupt-card').getByRole('button', { name: 'Allow once' }).click();
 
@@ -142,7 +131,7 @@ describe('interrupts in the web console', { timeout: 60_000 }, () => {
   });
 
   it('chooses a cloud resource by its id and a display name, from a form that shows the selector; the run goes on', async () => {
-    const { page } = browser;
+    const { page } = suite.browser;
     await sendMessage(page, 'resource-selection for the VPC');
     expect(await runEnd(page)).toBe('interrupt');
     const card = page.locator('.interrupt-card');
@@ -164,22 +153,22 @@ describe('interrupts in the web console', { timeout: 60_000 }, () => {
     expect(await form.locator('.field-error:not([hidden])').textContent()).toBe('Resource id or value is required.');
     await form.getByLabel('Resource id or value').fill('vpc-bp1console');
     await form.getByLabel('Display name (optional)').fill('prod-vpc');
-    await browser.screenshot('resource-selection');
-    const callsBefore = stack.emulator.callsOf('SendStreamingMessage').length;
+    await suite.browser.screenshot('resource-selection');
+    const callsBefore = suite.stack.emulator.callsOf('SendStreamingMessage').length;
     await form.getByRole('button', { name: 'Send' }).click();
 
     expect(await runEnd(page)).toBe('finished');
     expect(await page.locator('.turn.assistant .message-text').last().textContent()).toBe('Using vpc-bp1console (prod-vpc). ');
     // The answered tool call's result, in the run of the answer.
     expect(await page.locator('.run').last().locator('.tool-card[data-tool-call-id="toolu-select-vpc"] .tool-result pre').textContent()).toBe('prod-vpc');
-    const sent = stack.emulator.callsOf('SendStreamingMessage')[callsBefore]?.params as { message: { parts: Array<{ text?: string }> } };
+    const sent = suite.stack.emulator.callsOf('SendStreamingMessage')[callsBefore]?.params as { message: { parts: Array<{ text?: string }> } };
     const text = sent.message.parts[0]?.text ?? '';
     expect(text.startsWith('IAC_CODE_RESOURCE_SELECTION:')).toBe(true);
     expect(JSON.parse(text.slice('IAC_CODE_RESOURCE_SELECTION:'.length))).toMatchObject({ status: 'selected', selectorId: 'vpc.vpc', value: 'vpc-bp1console', label: 'prod-vpc' });
   });
 
   it('describes a derived cloud resource in words, the choice it depends on shown; the run goes on', async () => {
-    const { page } = browser;
+    const { page } = suite.browser;
     await sendMessage(page, 'resource-selection-derived for the cache');
     expect(await runEnd(page)).toBe('interrupt');
     const card = page.locator('.interrupt-card');
@@ -193,22 +182,22 @@ describe('interrupts in the web console', { timeout: 60_000 }, () => {
   });
 
   it('skips a cloud resource selection: the run goes on, and nothing is cancelled', async () => {
-    const { page } = browser;
+    const { page } = suite.browser;
     await sendMessage(page, 'resource-selection for the VPC');
     expect(await runEnd(page)).toBe('interrupt');
     const card = page.locator('.interrupt-card');
     expect(await card.locator('.interrupt-cancel .hint').textContent()).toBe('The run goes on without a resource from your account.');
-    const cancelsBefore = stack.emulator.callsOf('CancelTask').length;
+    const cancelsBefore = suite.stack.emulator.callsOf('CancelTask').length;
 
     await card.getByRole('button', { name: 'Skip this selection' }).click();
 
     expect(await runEnd(page)).toBe('finished');
     expect(await page.locator('.turn.assistant .message-text').last().textContent()).toBe('Selection canceled; I will create a new one. ');
-    expect(stack.emulator.callsOf('CancelTask').length).toBe(cancelsBefore);
+    expect(suite.stack.emulator.callsOf('CancelTask').length).toBe(cancelsBefore);
   });
 
   it('ran without a page error or a content-security-policy violation', () => {
     // The browser logs the 404 of the adapter saying nothing waits any more: part of the stale-answer test.
-    expect(browser.problems.filter((line) => !/status of 404/.test(line))).toEqual([]);
+    expect(suite.browser.problems.filter((line) => !/status of 404/.test(line))).toEqual([]);
   });
 });

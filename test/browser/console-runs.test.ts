@@ -7,29 +7,16 @@
  * by picker and by drop within the adapter's limits, the layout
  * stacks in a narrow window — all under the page's strict CSP without a console error.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { EMULATOR_CONSOLE_EXAMPLES } from '../../lib/emulators/a2a/console-examples.js';
 import { PNG_1x1 } from '../support/fixtures.js';
-import { type Stack, startStack } from '../support/stack.js';
-import { type Browser, launchBrowser, newThread, openConsole, runEnd, sendMessage } from './browser-support.js';
+import { consoleSuite, newThread, runEnd, sendMessage } from './browser-support.js';
 
-let stack: Stack;
-let browser: Browser;
-
-beforeAll(async () => {
-  stack = await startStack({ store: 'file', console: { examples: EMULATOR_CONSOLE_EXAMPLES } });
-  browser = await launchBrowser();
-  await openConsole(browser.page, stack.url);
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.close();
-});
+const suite = consoleSuite({ store: 'file', console: { examples: EMULATOR_CONSOLE_EXAMPLES } });
 
 describe('the web console, run by run', { timeout: 60_000 }, () => {
   it('opens with an introduction naming what to type; an example fills the box with the run mode it needs', async () => {
-    const { page } = browser;
+    const { page } = suite.browser;
     const intro = page.locator('section.intro');
     expect(await intro.locator('h2').textContent()).toBe('Start a run');
     expect(await intro.textContent()).toContain('the first word of your message picks what it does');
@@ -42,7 +29,7 @@ describe('the web console, run by run', { timeout: 60_000 }, () => {
         .textContent(),
     ).toBe('permission a tool asks permission to run a command: allow or deny it');
     expect(await page.locator('.examples').isHidden()).toBe(true);
-    await browser.screenshot('introduction');
+    await suite.browser.screenshot('introduction');
 
     await intro.getByRole('button', { name: 'pipeline' }).click();
     expect(await page.locator('#message').inputValue()).toBe('pipeline for a VPC');
@@ -57,7 +44,7 @@ describe('the web console, run by run', { timeout: 60_000 }, () => {
   });
 
   it('opens on a message box of a new thread, and a turn streams into the page', async () => {
-    const { page } = browser;
+    const { page } = suite.browser;
     // Ready at once: the message box has the focus, no form comes first.
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('message');
     // Count how often the assistant's text grows while the run streams.
@@ -84,11 +71,11 @@ describe('the web console, run by run', { timeout: 60_000 }, () => {
     expect(await session.getAttribute('open')).toBeNull();
     await session.locator('summary').click();
     expect(await session.locator('dd').nth(2).textContent()).toMatch(/^[0-9a-f-]{36}$/);
-    await browser.screenshot('turn-streamed');
+    await suite.browser.screenshot('turn-streamed');
   });
 
   it('shows each tool call as a card with its arguments, progress and result, and folds reasoning', async () => {
-    const { page } = browser;
+    const { page } = suite.browser;
     await sendMessage(page, 'tools please');
     expect(await runEnd(page)).toBe('finished');
 
@@ -101,7 +88,7 @@ describe('the web console, run by run', { timeout: 60_000 }, () => {
     expect(await read.getAttribute('data-state')).toBe('done');
     const lint = page.locator('.tool-card[data-tool-call-id="toolu-lint-1"]');
     expect(JSON.parse((await lint.locator('.tool-result pre').textContent()) ?? '')).toEqual({ error: 'lint failed', line: 3 });
-    await browser.screenshot('tools');
+    await suite.browser.screenshot('tools');
 
     await sendMessage(page, 'thinking please');
     expect(await runEnd(page)).toBe('finished');
@@ -113,7 +100,7 @@ describe('the web console, run by run', { timeout: 60_000 }, () => {
   });
 
   it('shows an artifact as a card', async () => {
-    const { page } = browser;
+    const { page } = suite.browser;
     await sendMessage(page, 'artifact please');
     expect(await runEnd(page)).toBe('finished');
     const artifact = page.locator('.artifact').last();
@@ -122,7 +109,7 @@ describe('the web console, run by run', { timeout: 60_000 }, () => {
   });
 
   it('follows a pipeline as a live tree of steps and candidates, through a permission to the end', async () => {
-    const { page } = browser;
+    const { page } = suite.browser;
     // As a new user would: the example sets the run mode, Enter sends it.
     await page.locator('.examples').getByRole('button', { name: 'pipeline' }).click();
     await page.locator('#message').press('Enter');
@@ -135,7 +122,7 @@ describe('the web console, run by run', { timeout: 60_000 }, () => {
     expect(await candidate('candidate-0').locator('.candidate-text').textContent()).toBe('Generating template A. Template A drafted.');
     expect(await candidate('candidate-1').getAttribute('data-state')).toBe('running');
     expect(await tree.locator('.pipeline-notes').textContent()).toContain('stack progress: vpc-a 50%');
-    await browser.screenshot('pipeline-waiting');
+    await suite.browser.screenshot('pipeline-waiting');
 
     await page.locator('.interrupt-card').getByRole('button', { name: 'Allow once' }).click();
     expect(await runEnd(page)).toBe('finished');
@@ -149,7 +136,7 @@ describe('the web console, run by run', { timeout: 60_000 }, () => {
     expect(await page.locator('.turn.assistant .message-text').last().textContent()).toBe('Pipeline finished (allow_once).');
     // The thread remembers the run mode the example chose.
     expect(await page.locator('.thread-item[aria-current="true"] .thread-meta').textContent()).toMatch(/^pipeline · /);
-    await browser.screenshot('pipeline-completed');
+    await suite.browser.screenshot('pipeline-completed');
 
     // A new turn starts a new execution: the tree's last picture stays in the transcript where it ended.
     await sendMessage(page, 'hello after the pipeline');
@@ -161,7 +148,7 @@ describe('the web console, run by run', { timeout: 60_000 }, () => {
   });
 
   it('cancels a long run from its button; the stream ends with CANCELLED', async () => {
-    const { page } = browser;
+    const { page } = suite.browser;
     await newThread(page);
     await sendMessage(page, 'long running task');
     await page.locator('.turn.assistant .message-text', { hasText: 'step 3.' }).waitFor();
@@ -174,12 +161,12 @@ describe('the web console, run by run', { timeout: 60_000 }, () => {
     expect(await page.locator('.run-error .error-code').last().textContent()).toBe('CANCELLED');
     expect(await page.locator('.topbar .status').textContent()).toBe('Cancelled.');
     expect(await cancel.isHidden()).toBe(true);
-    expect(stack.emulator.callsOf('CancelTask').length).toBeGreaterThan(0);
-    await browser.screenshot('cancelled');
+    expect(suite.stack.emulator.callsOf('CancelTask').length).toBeGreaterThan(0);
+    await suite.browser.screenshot('cancelled');
   });
 
   it('attaches images by picker and by drop, refuses what the adapter would refuse, and sends them as image parts', async () => {
-    const { page } = browser;
+    const { page } = suite.browser;
     const png = Buffer.from(PNG_1x1, 'base64');
     await page.locator('#attach').setInputFiles({ name: 'dot.png', mimeType: 'image/png', buffer: png });
     await page.locator('.attachments li', { hasText: 'dot.png' }).waitFor();
@@ -202,30 +189,30 @@ describe('the web console, run by run', { timeout: 60_000 }, () => {
     await page.locator('.attachments li', { hasText: 'dropped.png' }).waitFor();
     expect(await page.locator('.attachments li').count()).toBe(2);
 
-    const callsBefore = stack.emulator.callsOf('SendStreamingMessage').length;
+    const callsBefore = suite.stack.emulator.callsOf('SendStreamingMessage').length;
     await sendMessage(page, 'hello with two images');
     expect(await runEnd(page)).toBe('finished');
 
     expect(await page.locator('.turn.user').last().locator('img.thumb').count()).toBe(2);
     expect(await page.locator('.attachments li').count()).toBe(0);
-    const sent = stack.emulator.callsOf('SendStreamingMessage')[callsBefore]?.params as { message: { parts: Array<Record<string, unknown>> } };
+    const sent = suite.stack.emulator.callsOf('SendStreamingMessage')[callsBefore]?.params as { message: { parts: Array<Record<string, unknown>> } };
     const images = sent.message.parts.filter((part) => part['mediaType'] === 'image/png');
     expect(images.map((part) => (part['data'] as { filename: string }).filename)).toEqual(['dot.png', 'dropped.png']);
   });
 
   it('stacks the threads above the conversation in a narrow window', async () => {
-    const { page } = browser;
+    const { page } = suite.browser;
     await page.setViewportSize({ width: 420, height: 900 });
     const nav = await page.locator('nav.sidebar').boundingBox();
     const main = await page.locator('main.conversation').boundingBox();
     expect(nav && main && nav.y + nav.height <= main.y + 1).toBe(true);
     expect(main && main.width <= 420).toBe(true);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(420);
-    await browser.screenshot('narrow');
+    await suite.browser.screenshot('narrow');
     await page.setViewportSize({ width: 1280, height: 900 });
   });
 
   it('ran without a console error or a content-security-policy violation', () => {
-    expect(browser.problems).toEqual([]);
+    expect(suite.browser.problems).toEqual([]);
   });
 });
