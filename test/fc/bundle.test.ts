@@ -35,6 +35,17 @@ function scriptOutputs(fn: BuiltFunction): string[] {
 
 const suite = buildForSuite();
 
+/** Bundles a probe script with the functions' own esbuild options, as the build bundles an entry. */
+async function bundleProbe(contents: string, outfile: string): Promise<void> {
+  await build({
+    ...bundleOptions(),
+    absWorkingDir: PROJECT_ROOT,
+    stdin: { contents, resolveDir: PROJECT_ROOT, sourcefile: 'probe.ts', loader: 'ts' },
+    outfile,
+    logLevel: 'silent',
+  });
+}
+
 describe('function bundles', () => {
   it('builds one bundle per folder of functions/ into dist/<name>/index.mjs with its source map and its run-time packages', async () => {
     const names = await listFunctions();
@@ -199,13 +210,7 @@ describe('function bundles', () => {
         process.stdout.write(JSON.stringify({ status: result.res.status }));
         server.close();
       });`;
-    await build({
-      ...bundleOptions(),
-      absWorkingDir: PROJECT_ROOT,
-      stdin: { contents, resolveDir: PROJECT_ROOT, sourcefile: 'probe.ts', loader: 'ts' },
-      outfile: probe,
-      logLevel: 'silent',
-    });
+    await bundleProbe(contents, probe);
     const run = spawnSync(FC_NODE, [probe], { encoding: 'utf8', timeout: 15_000 });
     expect(run.stderr).toBe('');
     expect(JSON.parse(run.stdout)).toEqual({ status: 200 });
@@ -235,13 +240,7 @@ describe('function bundles', () => {
         await objects.remove(prefix + '1.json');
         const left = await objects.list(prefix, { maxKeys: 10 });
         process.stdout.write(JSON.stringify({ answeredAt: typeof answeredAt, again, read, missing: missing === undefined, listed: listed.keys, truncated: listed.nextContinuationToken !== undefined, etag: listed.etags?.[0], left: left.keys }));`;
-      await build({
-        ...bundleOptions(),
-        absWorkingDir: PROJECT_ROOT,
-        stdin: { contents, resolveDir: PROJECT_ROOT, sourcefile: 'probe.ts', loader: 'ts' },
-        outfile: probe,
-        logLevel: 'silent',
-      });
+      await bundleProbe(contents, probe);
       for (const signature of ['v1', 'v4']) {
         // Not spawnSync: the emulator answers from this process's event loop.
         const run = await promisify(execFile)(FC_NODE, [probe], {
