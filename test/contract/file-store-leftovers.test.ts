@@ -8,7 +8,7 @@
  */
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdir, mkdtemp, readdir, readFile, utimes, writeFile } from 'node:fs/promises';
+import { link, mkdir, mkdtemp, readdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
@@ -66,6 +66,17 @@ describe('lock files left behind', () => {
     await writeFile(lock, JSON.stringify({ host: hostname(), pid: process.pid, nonce: 'alive' }));
     await expect(store.save('t', { n: 2 }, 1)).rejects.toBeInstanceOf(StoreUnavailableError);
     expect(await readFile(lock, 'utf8')).toContain('alive');
+    expect(await store.load('t')).toEqual({ document: { n: 1 }, revision: 1 });
+  });
+
+  it("a save's lock is its staged revision: it names its live holder, so it is respected past the grace for record-less locks", async () => {
+    const { store, lock } = await storeWithThread({ lockWaitMs: 1_500 });
+    // The thread file is a staged revision this process wrote; linked to the lock's name it is
+    // exactly what a save holding the lock leaves there.
+    await link(store.pathFor('t'), lock);
+    await age(lock, 1_500);
+    await expect(store.save('t', { n: 2 }, 1)).rejects.toBeInstanceOf(StoreUnavailableError);
+    expect(JSON.parse(await readFile(lock, 'utf8'))).toMatchObject({ host: hostname(), pid: process.pid });
     expect(await store.load('t')).toEqual({ document: { n: 1 }, revision: 1 });
   });
 

@@ -8,7 +8,7 @@ import { mkdtemp, readFile, rm, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { withFileLock } from '../../lib/adapters/file-store/file-lock.js';
+import { newLockOwner, withFileLock } from '../../lib/adapters/file-store/file-lock.js';
 
 const options = { staleMs: 10_000, waitMs: 1_000 };
 const dirs: string[] = [];
@@ -19,6 +19,13 @@ async function scratch(): Promise<string> {
   return dir;
 }
 
+/** A complete claim beside the lock, carrying a fresh holder's record (what the file driver's staged revision is). */
+async function claimBeside(lockPath: string): Promise<string> {
+  const claim = `${lockPath}.claim`;
+  await writeFile(claim, JSON.stringify(newLockOwner()));
+  return claim;
+}
+
 afterEach(async () => {
   await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
 });
@@ -26,17 +33,17 @@ afterEach(async () => {
 describe('a lock holder checking it still holds the lock', () => {
   it('holds it while its own file is under the name', async () => {
     const lockPath = join(await scratch(), 'thread.json.lock');
-    const answer = await withFileLock(lockPath, options, async (stillHeld) => stillHeld());
+    const answer = await withFileLock(lockPath, await claimBeside(lockPath), options, async (lock) => lock.stillHeld());
     expect(answer).toBe(true);
   });
 
   it('does not hold it once another file took the name, and leaves that file alone on release', async () => {
     const lockPath = join(await scratch(), 'thread.json.lock');
-    const answer = await withFileLock(lockPath, options, async (stillHeld) => {
+    const answer = await withFileLock(lockPath, await claimBeside(lockPath), options, async (lock) => {
       // What a recovery that judged an older lock, racing a third writer, can leave behind.
       await unlink(lockPath);
       await writeFile(lockPath, JSON.stringify({ host: 'elsewhere', pid: 1, nonce: 'the-other-holder' }));
-      return stillHeld();
+      return lock.stillHeld();
     });
     expect(answer).toBe(false);
     expect(JSON.parse(await readFile(lockPath, 'utf8'))).toMatchObject({ nonce: 'the-other-holder' });

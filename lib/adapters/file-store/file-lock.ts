@@ -1,11 +1,13 @@
 /**
  * A short exclusive lock file around the file driver's compare-and-rename (docs/architecture.md
- * §3.5). The lock is held for one read-compare-write, milliseconds long.
+ * §3.5). The lock is held for one read-compare-rename, about a millisecond.
  *
- * Taking it is a true cross-process compare-and-swap: the holder's record is written to a claim
- * file of its own first, and the claim is then hard-linked to the lock's name, which fails when
- * the name exists. So a lock file is complete from its first instant — no holder of this code
- * ever leaves an empty or half-written one.
+ * Taking it is a true cross-process compare-and-swap: the caller hands in a claim — a file it has
+ * already written in full, whose JSON carries the holder's record ({host, pid, nonce}) at its top
+ * level — and the claim is hard-linked to the lock's name, which fails when the name exists. So a
+ * lock file is complete from its first instant, and no holder of this code ever leaves an empty or
+ * half-written one. The file driver's claim is the staged revision itself (file-store.ts): one file
+ * created per save, not two.
  *
  * A lock whose holder is gone is recovered, and that never depends on reading it:
  * - any lock older than `staleMs` (its file's modification time) is stale, whatever it contains;
@@ -19,7 +21,7 @@
 import { randomUUID } from 'node:crypto';
 import type { BigIntStats } from 'node:fs';
 import { statSync } from 'node:fs';
-import { link, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { link, readFile, rename, stat, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -28,29 +30,46 @@ export interface LockOptions {
   waitMs: number;
 }
 
-interface LockOwner {
+/** The record a lock file carries at its top level: who holds it. */
+export interface LockOwner {
   host: string;
   pid: number;
   nonce: string;
+}
+
+/** A fresh holder's record for this process. */
+export function newLockOwner(): LockOwner {
+  return { host: hostname(), pid: process.pid, nonce: randomUUID() };
 }
 
 /** How old a lock without a readable record must be before it is broken (claims are linked complete, so only a crash or a stranger leaves one). */
 export const UNREADABLE_GRACE_MS = 1_000;
 
 /**
- * Runs `body` while holding the lock. `stillHeld` tells whether the lock file under the name is
- * still this holder's: the one residual race of recovery (a newer lock moved aside by a recovery
- * that judged an older one, and the name taken by a third writer before it is put back) leaves a
- * holder without its name, and a holder checks this right before it commits.
+ * Runs `body` while holding the lock taken by linking `claim` (complete, carrying its holder's
+ * record) to `lockPath`; the caller owns the claim file and removes or renames it. `stillHeld`
+ * tells whether the lock file under the name is still this holder's: the one residual race of
+ * recovery (a newer lock moved aside by a recovery that judged an older one, and the name taken by
+ * a third writer before it is put back) leaves a holder without its name, and a holder checks this
+ * right before it commits. `release` gives the name back early — e.g. at once after the commit,
+ * alongside other work — and is what happens anyway when `body` settles.
  */
-export async function withFileLock<T>(lockPath: string, options: LockOptions, body: (stillHeld: () => Promise<boolean>) => Promise<T>): Promise<T> {
-  const owner: LockOwner = { host: hostname(), pid: process.pid, nonce: randomUUID() };
-  const { held, claimRemoved } = await acquire(lockPath, owner, options);
-  const stillHeld = async () => sameFile(statOf(lockPath), held);
+export async function withFileLock<T>(
+  lockPath: string,
+  claim: string,
+  options: LockOptions,
+  body: (lock: { stillHeld: () => boolean; release: () => Promise<void> }) => Promise<T>,
+): Promise<T> {
+  const held = await acquire(lockPath, claim, options);
+  let released: Promise<void> | undefined;
+  const release = (): Promise<void> => {
+    released ??= giveBack(lockPath, held);
+    return released;
+  };
   try {
-    return await body(stillHeld);
+    return await body({ stillHeld: () => sameFile(statOf(lockPath), held), release });
   } finally {
-    await Promise.all([release(lockPath, held), claimRemoved]);
+    await release();
   }
 }
 
@@ -73,27 +92,15 @@ function sameFile(a: BigIntStats | undefined, b: BigIntStats | undefined): boole
   return a !== undefined && b !== undefined && a.ino === b.ino && a.dev === b.dev && a.mtimeNs === b.mtimeNs;
 }
 
-/**
- * Returns the stats of the lock file this caller now holds, and the removal of its claim file —
- * started once the claim is under the lock's name, so that the holder's work need not wait for it.
- */
-async function acquire(lockPath: string, owner: LockOwner, options: LockOptions): Promise<{ held: BigIntStats; claimRemoved: Promise<void> }> {
-  const claim = `${lockPath}.${owner.nonce}.claim`;
-  await writeFile(claim, JSON.stringify(owner), { mode: 0o600, flag: 'wx' });
-  const removeClaim = (): Promise<void> => unlink(claim).catch(() => undefined);
-  try {
-    // Linking changes neither the inode nor the write time: these are the lock's stats once linked.
-    const claimed = statSync(claim, { bigint: true });
-    const deadline = Date.now() + options.waitMs;
-    for (let delay = 1; ; delay = Math.min(delay * 2, 25)) {
-      if (await linked(claim, lockPath)) return { held: claimed, claimRemoved: removeClaim() };
-      await breakIfStale(lockPath, options.staleMs);
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${lockPath}`);
-      await sleep(delay);
-    }
-  } catch (error) {
-    await removeClaim();
-    throw error;
+/** Returns the stats of the lock file this caller now holds: its claim's, which linking does not change. */
+async function acquire(lockPath: string, claim: string, options: LockOptions): Promise<BigIntStats> {
+  const claimed = statSync(claim, { bigint: true });
+  const deadline = Date.now() + options.waitMs;
+  for (let delay = 1; ; delay = Math.min(delay * 2, 25)) {
+    if (await linked(claim, lockPath)) return claimed;
+    await breakIfStale(lockPath, options.staleMs);
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${lockPath}`);
+    await sleep(delay);
   }
 }
 
@@ -109,7 +116,7 @@ async function linked(claim: string, lockPath: string): Promise<boolean> {
 }
 
 /** Removes the lock only while it is still this holder's (a recovery may have taken it meanwhile). */
-async function release(lockPath: string, held: BigIntStats): Promise<void> {
+async function giveBack(lockPath: string, held: BigIntStats): Promise<void> {
   if (sameFile(statOf(lockPath), held)) await unlink(lockPath).catch(() => undefined);
 }
 

@@ -2,17 +2,23 @@
  * File driver (docs/architecture.md §3.5): `<state-dir>/threads/<thread-key>.json`, replaced atomically (temp file +
  * rename) inside a short exclusive lock (file-lock.ts), so compare-and-swap holds even when several adapter
  * processes share the directory. Folders 0700, files 0600. Each file holds
- * `{revision, writeId, document}`: the revision is the CAS token, the writeId the writer's nonce.
+ * `{host, pid, nonce, revision, writeId, document}`: the revision is the CAS token, the writeId the
+ * writer's nonce, and the leading holder's record lets the staged revision serve as the lock's claim.
  */
 
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { chmod, mkdir, open, rename, unlink } from 'node:fs/promises';
+import { closeSync, fsync, open as openCallback, readFileSync, writeFile } from 'node:fs';
+import { chmod, mkdir, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { onceUntilFailure } from '../../core/once-until-failure.js';
 import { StoreConflictError, StoreCorruptError, type StoredDocument, StoreError, StoreUnavailableError, type ThreadStore } from '../../core/ports.js';
 import { threadKey } from '../../core/thread/thread-key.js';
-import { withFileLock } from './file-lock.js';
+import { type LockOptions, type LockOwner, newLockOwner, withFileLock } from './file-lock.js';
+
+const openFile = promisify(openCallback) as (path: string, flags: string, mode?: number) => Promise<number>;
+const fsyncFile = promisify(fsync);
+const writeText = promisify(writeFile) as (fd: number, text: string) => Promise<void>;
 
 interface Envelope {
   revision: number;
@@ -49,33 +55,52 @@ export class FileThreadStore implements ThreadStore {
 
   async save(threadId: string, document: unknown, expected: number): Promise<number> {
     const path = this.pathFor(threadId);
-    const envelope: Envelope = { revision: expected + 1, writeId: randomUUID(), document };
-    let staged: Promise<string> | undefined;
+    // The staged revision carries its writer's lock record, so it is also the lock's claim
+    // (file-lock.ts): one file is created per save.
+    const owner = newLockOwner();
+    const revision = expected + 1;
+    const envelope: Envelope & LockOwner = { ...owner, revision, writeId: owner.nonce, document };
+    let staged: StagedFile | undefined;
     let committed = false;
     try {
       await this.prepare();
-      // The new file is written and fsynced while the lock is being taken: nothing in it depends on
-      // what the lock guards (it carries `expected + 1`, and becomes the thread only by the rename
-      // under the lock, after the compare). So the fsync overlaps the lock instead of lengthening
-      // the critical section (docs/architecture.md §3.5).
-      const temp = stageFile(path, JSON.stringify(envelope));
-      temp.catch(() => undefined);
-      staged = temp;
-      return await withFileLock(`${path}.lock`, { staleMs: this.options.staleLockMs ?? 10_000, waitMs: this.options.lockWaitMs ?? 5_000 }, async (stillHeld) => {
-        const current = readEnvelopeNow(path)?.revision ?? 0;
-        if (current !== expected) throw new StoreConflictError();
-        await commit(await temp, path, stillHeld);
-        committed = true;
-        return envelope.revision;
-      });
+      // Opened now, synced after the rename: it makes the rename itself durable.
+      const folder = openFolder(this.threadsDir);
+      try {
+        staged = await stageFile(path, JSON.stringify(envelope));
+        const file = staged;
+        await withFileLock(`${path}.lock`, file.temp, this.lockOptions, async (lock) => {
+          const current = readEnvelopeNow(path)?.revision ?? 0;
+          if (current !== expected) throw new StoreConflictError();
+          // The staged bytes reach the disk before the rename can: a crash never leaves the thread
+          // named by a file whose data was not written (docs/architecture.md §3.5).
+          await file.synced;
+          await commit(file.temp, path, lock.stillHeld);
+          committed = true;
+          // The rename reaches the disk before the save returns; the lock is free meanwhile.
+          await Promise.all([syncFolder(await folder), lock.release()]);
+        });
+        return revision;
+      } finally {
+        closeQuietly(await folder.catch(() => undefined));
+      }
     } catch (error) {
       // A conflict or a corrupt file says more than "cannot write"; an unreadable one gets the write's context.
       if (error instanceof StoreError && error.kind !== 'unavailable') throw error;
       throw new StoreUnavailableError(`cannot write thread state: ${(error as Error).message}`, { cause: error });
     } finally {
-      // A staged file that never became the thread (conflict, lost lock, failure) is removed.
-      if (staged && !committed) await staged.then(removeQuietly, () => undefined);
+      if (staged) {
+        // Not closed under a pending fsync (a conflict can come first): the number could be reused.
+        await staged.synced.catch(() => undefined);
+        closeQuietly(staged.fd);
+        // A staged file that never became the thread (conflict, lost lock, failure) is removed.
+        if (!committed) await removeQuietly(staged.temp);
+      }
     }
+  }
+
+  private get lockOptions(): LockOptions {
+    return { staleMs: this.options.staleLockMs ?? 10_000, waitMs: this.options.lockWaitMs ?? 5_000 };
   }
 
   /** The state folders, made (0700) once, before the first save. */
@@ -116,20 +141,51 @@ function parseEnvelope(text: string): Envelope {
   }
 }
 
-/** Writes `text` to a new temporary file beside `path` and fsyncs it; returns the temporary file's name. */
-async function stageFile(path: string, text: string): Promise<string> {
+interface StagedFile {
+  temp: string;
+  fd: number;
+  /** Settles when the staged bytes are on the disk; started as soon as they were written. */
+  synced: Promise<void>;
+}
+
+/**
+ * Writes `text` to a new temporary file beside `path` and starts its fsync, which runs while the
+ * lock is taken and the stored revision compared (docs/architecture.md §3.5). Raw descriptors: a
+ * save closes them itself, at once, whatever happens.
+ */
+async function stageFile(path: string, text: string): Promise<StagedFile> {
   const temp = `${path}.${randomUUID()}.tmp`;
-  const handle = await open(temp, 'wx', 0o600);
+  const fd = await openFile(temp, 'wx', 0o600);
   try {
-    await handle.writeFile(text);
-    await handle.sync();
+    await writeText(fd, text);
   } catch (error) {
-    await handle.close().catch(() => undefined);
+    closeQuietly(fd);
     await removeQuietly(temp);
     throw error;
   }
-  await handle.close();
-  return temp;
+  const synced = fsyncFile(fd);
+  synced.catch(() => undefined);
+  return { temp, fd, synced };
+}
+
+function openFolder(path: string): Promise<number> {
+  const folder = openFile(path, 'r');
+  folder.catch(() => undefined);
+  return folder;
+}
+
+function syncFolder(fd: number): Promise<void> {
+  return fsyncFile(fd);
+}
+
+/** Closing a descriptor changes nothing on the disk and takes microseconds, so it is done at once. */
+function closeQuietly(fd: number | undefined): void {
+  if (fd === undefined) return;
+  try {
+    closeSync(fd);
+  } catch {
+    // Already closed or never valid: nothing to release.
+  }
 }
 
 function removeQuietly(path: string): Promise<void> {
@@ -143,7 +199,7 @@ function removeQuietly(path: string): Promise<void> {
  * that lost the name give up with a conflict instead of overwriting). The caller removes the
  * staged file when this throws.
  */
-async function commit(temp: string, path: string, mayCommit: () => Promise<boolean>): Promise<void> {
-  if (!(await mayCommit())) throw new StoreConflictError('The thread lock was lost before the write; re-read and retry.');
+async function commit(temp: string, path: string, mayCommit: () => boolean): Promise<void> {
+  if (!mayCommit()) throw new StoreConflictError('The thread lock was lost before the write; re-read and retry.');
   await rename(temp, path);
 }
