@@ -55,10 +55,31 @@ export function sseResponse(run: RunBody, options: SseOptions): Response {
   // Writes stop only when the reader cancelled the body. After a client disconnect the socket is
   // gone and the shell discards what is written; after a shutdown abort the client is still there
   // and receives the run's terminal event.
+  //
+  // A record written while the stream has been quiet goes out at once; the records that follow it
+  // in the same turn of the event loop are gathered and go out as one chunk when that turn's I/O
+  // and promise jobs are done (setImmediate). A kernel chunk often holds many deltas, and one
+  // socket write and one encoding per burst instead of per event is most of what relaying costs;
+  // a lone event waits for nothing (docs/architecture.md §2.3).
+  let gathered: string | undefined;
+  const send = (text: string): void => {
+    if (source.open) source.push(encoder.encode(text));
+  };
+  const flush = (): void => {
+    const text = gathered;
+    gathered = undefined;
+    if (text) send(text);
+  };
   const write = (text: string): void => {
     if (!source.open) return;
-    source.push(encoder.encode(text));
+    if (gathered !== undefined) {
+      gathered += text;
+      return;
+    }
+    send(text);
+    gathered = '';
     lastWrite = performance.now();
+    setImmediate(flush);
   };
   const beat = (): void => {
     // A timer may fire a fraction of a millisecond before its delay by performance.now().
@@ -72,6 +93,7 @@ export function sseResponse(run: RunBody, options: SseOptions): Response {
     .finally(() => {
       clearTimeout(heartbeat);
       requestSignal.removeEventListener('abort', forwardAbort);
+      flush();
       source.end();
     });
   return sseSourceResponse(source, { status: 200, headers: SSE_HEADERS });

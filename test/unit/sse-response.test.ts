@@ -78,3 +78,39 @@ describe('the SSE response of a run', () => {
     expect(removed.mock.calls.map(([type, listener]) => [type, listener])).toEqual([['abort', added.mock.calls[0]?.[1]]]);
   });
 });
+
+describe('the chunks an SSE response is written in', () => {
+  it('sends an event that follows a quiet moment at once and gathers the rest of its burst into one chunk, in order', async () => {
+    let finish: () => void = () => undefined;
+    let emit: (event: AguiEvent) => void = () => undefined;
+    const response = sseResponse(
+      (write) => {
+        emit = write;
+        return new Promise<void>((resolve) => (finish = resolve));
+      },
+      { heartbeatMs: 60_000, logger: silentLogger, requestSignal: new AbortController().signal },
+    );
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    const decoder = new TextDecoder();
+    const nextChunk = async (): Promise<string[]> => {
+      const { value } = await reader.read();
+      return decoder.decode(value).split('\n\n').filter(Boolean);
+    };
+    const delta = (record: string): string => (JSON.parse(record.slice('data: '.length)) as { delta: string }).delta;
+    // A burst in one turn of the event loop, as a kernel chunk full of deltas makes.
+    for (const letter of ['a', 'b', 'c', 'd']) emit(text(letter));
+    expect((await nextChunk()).map(delta)).toEqual(['a']);
+    expect((await nextChunk()).map(delta)).toEqual(['b', 'c', 'd']);
+    // Quiet again: the next event waits for nothing.
+    await new Promise((resolve) => setImmediate(resolve));
+    emit(text('e'));
+    expect((await nextChunk()).map(delta)).toEqual(['e']);
+    // What is gathered when the run ends still goes out, before the end.
+    emit(text('f'));
+    emit(text('g'));
+    finish();
+    const rest: string[] = [];
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) rest.push(...decoder.decode(chunk.value).split('\n\n').filter(Boolean));
+    expect(rest.map(delta)).toEqual(['f', 'g']);
+  });
+});

@@ -69,6 +69,8 @@ export function hasInputProjection(iac: JsonObject): boolean {
 }
 
 export function requiredInputs(iac: JsonObject): RequiredInput[] {
+  // Most items carry neither: no map made per text delta.
+  if (iac['input'] === undefined && iac['pendingPermissions'] === undefined) return [];
   const found = new Map<string, RequiredInput>();
   const add = (raw: JsonObject, sideband: boolean): void => {
     if (raw['required'] !== true) return;

@@ -70,9 +70,11 @@ export function absorbItem(session: RunSession, item: InboundItem, statusText = 
 
 /** Inputs not yet pending and not already answered in this execution (docs/protocol.md §5.1). */
 export function newRequiredInputs(session: RunSession, item: InboundItem): RequiredInput[] {
+  const inputs = requiredInputs(item.iac);
+  // Most items (every text delta) announce none: nothing to compare.
+  if (inputs.length === 0) return inputs;
   const document = session.thread.document;
   const pending = new Set(document.execution.pending.map((entry) => entry.id));
-  const inputs = requiredInputs(item.iac);
   for (const input of inputs) {
     const requestTaskId = input.input['requestTaskId'];
     if (typeof requestTaskId === 'string' && requestTaskId !== session.taskId) throw protocolViolation(`input ${input.id} belongs to task ${requestTaskId}`);
