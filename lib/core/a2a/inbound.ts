@@ -25,10 +25,19 @@ export const TERMINAL_STATES = new Set(['completed', 'failed', 'rejected', 'canc
 
 export function normaliseState(state: unknown): string | undefined {
   if (typeof state !== 'string' || state.length === 0) return undefined;
-  const lower = state.toLowerCase();
-  const bare = lower.startsWith('task_state_') ? lower.slice('task_state_'.length) : lower;
-  return bare.replace(/_/g, '-').replace('cancelled', 'canceled');
+  let normalised = normalisedStates.get(state);
+  if (normalised === undefined) {
+    const lower = state.toLowerCase();
+    const bare = lower.startsWith('task_state_') ? lower.slice('task_state_'.length) : lower;
+    normalised = bare.replace(/_/g, '-').replace('cancelled', 'canceled');
+    // A handful of spellings in practice; bounded all the same, as the kernel names them.
+    if (normalisedStates.size < 64) normalisedStates.set(state, normalised);
+  }
+  return normalised;
 }
+
+/** Every item carries a state (every text delta too): each spelling is normalised once. */
+const normalisedStates = new Map<string, string>();
 
 function record(value: unknown): JsonObject | undefined {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as JsonObject) : undefined;
@@ -51,9 +60,17 @@ export function sessionIdOf(iac: JsonObject): string | undefined {
   return undefined;
 }
 
+const ITEM_KINDS: readonly ItemKind[] = ['task', 'statusUpdate', 'artifactUpdate', 'message'];
+
 export function unwrapItem(item: WireStreamItem): InboundItem {
   const source = item as Record<string, unknown>;
-  const kind = (['task', 'statusUpdate', 'artifactUpdate', 'message'] as const).find((key) => record(source[key]) !== undefined);
+  let kind: ItemKind | undefined;
+  for (const key of ITEM_KINDS) {
+    if (record(source[key]) !== undefined) {
+      kind = key;
+      break;
+    }
+  }
   const inner = (kind ? source[kind] : source) as JsonObject;
   const status = record(inner['status']);
   const iac = record(record(inner['metadata'])?.['iac_code']) ?? {};
