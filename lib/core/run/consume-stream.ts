@@ -7,7 +7,7 @@ import { type InboundItem, TERMINAL_STATES, unwrapItem } from '../a2a/inbound.js
 import type { WireStreamItem } from '../a2a/wire-types.js';
 import { type RequiredInput, requiredInputs } from '../interrupts/inputs.js';
 import { isApplied } from '../thread/interrupt-transitions.js';
-import { recordIdentities } from '../thread/run-transitions.js';
+import { recordIdentities as withIdentities } from '../thread/run-transitions.js';
 import { ReadAhead } from './read-ahead.js';
 import { protocolViolation } from './run-failure.js';
 import type { RunSession } from './run-session.js';
@@ -45,7 +45,8 @@ export async function consumeStream(session: RunSession, stream: AsyncIterable<W
       // The following item is received while this one's writes are awaited; its events still
       // come after them (read-ahead.ts). A stop state ends the stream: nothing to read ahead.
       if (!isStopState(item.state)) items.readNext();
-      await absorbIdentities(session, item);
+      const change = identityChange(session, item);
+      if (change) await recordIdentities(session, change);
       if (!sawItem) {
         sawItem = true;
         await options.onAccepted?.();
@@ -90,24 +91,42 @@ export function newRequiredInputs(session: RunSession, item: InboundItem): Requi
  * returning, so no event can reveal an id that is not durable.
  */
 export async function absorbIdentities(session: RunSession, item: InboundItem): Promise<void> {
+  const change = identityChange(session, item);
+  if (change) await recordIdentities(session, change);
+}
+
+interface IdentityChange {
+  taskId: string | undefined;
+  sessionId: string | undefined;
+}
+
+/**
+ * The ids this item brings that the run has not recorded yet, checked against the rules above;
+ * undefined for the usual item, which brings none — decided without a promise, since every text
+ * delta passes here (docs/architecture.md §2.3).
+ */
+function identityChange(session: RunSession, item: InboundItem): IdentityChange | undefined {
   const document = session.thread.document;
   if (item.contextId && item.contextId !== document.contextId) throw protocolViolation(`context ${item.contextId} is not the thread's`);
-  let newTaskId: string | undefined;
+  let taskId: string | undefined;
   if (item.taskId && item.taskId !== session.taskId) {
     if (session.taskId) throw protocolViolation(`task id changed from ${session.taskId} to ${item.taskId}`);
-    newTaskId = item.taskId;
+    taskId = item.taskId;
   }
-  let newSessionId: string | undefined;
+  let sessionId: string | undefined;
   if (item.sessionId && item.sessionId !== session.sessionId) {
     if (session.sessionSeenInRun) throw protocolViolation(`session id changed to ${item.sessionId}`);
-    newSessionId = item.sessionId;
+    sessionId = item.sessionId;
   }
   if (item.sessionId) session.sessionSeenInRun = true;
-  if (!newTaskId && !newSessionId) return;
+  return taskId || sessionId ? { taskId, sessionId } : undefined;
+}
+
+async function recordIdentities(session: RunSession, change: IdentityChange): Promise<void> {
   // Adopt the task id before writing: if the write fails the run still knows which task to cancel.
-  if (newTaskId) session.taskId = newTaskId;
-  await session.thread.update((current) => recordIdentities(current, { taskId: newTaskId, sessionId: newSessionId }));
-  if (newSessionId) session.sessionId = newSessionId;
+  if (change.taskId) session.taskId = change.taskId;
+  await session.thread.update((current) => withIdentities(current, change));
+  if (change.sessionId) session.sessionId = change.sessionId;
 }
 
 export function isStopState(state: string | undefined): boolean {
