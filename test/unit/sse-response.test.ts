@@ -11,6 +11,19 @@ function collect(response: Response, into: string[]): Promise<void> {
   })();
 }
 
+/** An SSE response whose run emits what the test says and ends when the test says. */
+function openRun(heartbeatMs: number): { response: Response; emit: (event: AguiEvent) => void; finish: () => void } {
+  const run = { emit: (_event: AguiEvent): void => undefined, end: (): void => undefined };
+  const response = sseResponse(
+    (write) => {
+      run.emit = write;
+      return new Promise<void>((resolve) => (run.end = resolve));
+    },
+    { heartbeatMs, logger: silentLogger, requestSignal: new AbortController().signal },
+  );
+  return { response, emit: (event) => run.emit(event), finish: () => run.end() };
+}
+
 const text = (delta: string) => ({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'm', delta }) as unknown as AguiEvent;
 
 describe('the SSE response of a run', () => {
@@ -22,15 +35,7 @@ describe('the SSE response of a run', () => {
   });
 
   it('writes a heartbeat only after a whole quiet interval, counted from the last event, and none after the end', async () => {
-    let finish: () => void = () => undefined;
-    let emit: (event: AguiEvent) => void = () => undefined;
-    const response = sseResponse(
-      (write) => {
-        emit = write;
-        return new Promise<void>((resolve) => (finish = resolve));
-      },
-      { heartbeatMs: 1_000, logger: silentLogger, requestSignal: new AbortController().signal },
-    );
+    const { response, emit, finish } = openRun(1_000);
     const records: string[] = [];
     const reading = collect(response, records);
     // Events every 600 ms: no interval is ever quiet.
@@ -81,15 +86,7 @@ describe('the SSE response of a run', () => {
 
 describe('the chunks an SSE response is written in', () => {
   it('sends an event that follows a quiet moment at once and gathers the rest of its burst into one chunk, in order', async () => {
-    let finish: () => void = () => undefined;
-    let emit: (event: AguiEvent) => void = () => undefined;
-    const response = sseResponse(
-      (write) => {
-        emit = write;
-        return new Promise<void>((resolve) => (finish = resolve));
-      },
-      { heartbeatMs: 60_000, logger: silentLogger, requestSignal: new AbortController().signal },
-    );
+    const { response, emit, finish } = openRun(60_000);
     const reader = (response.body as ReadableStream<Uint8Array>).getReader();
     const decoder = new TextDecoder();
     const nextChunk = async (): Promise<string[]> => {
