@@ -75,7 +75,22 @@ describe('GET /console', () => {
     expect((await fetch(`${open.url}/console/other`)).status).toBe(404);
     const post = await fetch(`${open.url}/console`, { method: 'POST' });
     expect(post.status).toBe(405);
-    expect(post.headers.get('allow')).toBe('GET');
+    expect(post.headers.get('allow')).toBe('GET, HEAD');
+  });
+
+  it('answers HEAD as GET without a body, on the page, an asset and a missing asset', async () => {
+    const page = await fetch(`${open.url}/console`);
+    const html = await page.text();
+    const head = await fetch(`${open.url}/console`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-type')).toBe(page.headers.get('content-type'));
+    expect(head.headers.get('content-security-policy')).toBe(CONSOLE_CSP);
+    expect(await head.text()).toBe('');
+    const script = /src="([^"]+\.js)"/.exec(html)?.[1] as string;
+    const asset = await fetch(new URL(script, `${open.url}/console`), { method: 'HEAD' });
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get('cache-control')).toContain('immutable');
+    expect((await fetch(`${open.url}/console/assets/console-NOPE.js`, { method: 'HEAD' })).status).toBe(404);
   });
 
   it('is not there unless enabled', async () => {

@@ -83,14 +83,14 @@ describe('with IAC_CODE_AGUI_CORS_ORIGINS', () => {
     expect(wrong.headers.get('allow')).toBe('POST, OPTIONS');
   });
 
-  it('names OPTIONS only on the routes that answer a preflight: the same-origin console takes GET alone', async () => {
+  it('names OPTIONS only on the routes that answer a preflight: the same-origin console takes GET and HEAD alone', async () => {
     const options = await preflight(withCors, '/console', LISTED);
     expect(options.status).toBe(405);
-    expect(options.headers.get('allow')).toBe('GET');
+    expect(options.headers.get('allow')).toBe('GET, HEAD');
     expect(corsHeaders(options)).toEqual({ 'access-control-allow-origin': LISTED });
     const put = await fetch(`${withCors.url}/console/config.json`, { method: 'PUT', headers: { origin: LISTED } });
     expect(put.status).toBe(405);
-    expect(put.headers.get('allow')).toBe('GET');
+    expect(put.headers.get('allow')).toBe('GET, HEAD');
   });
 });
 
