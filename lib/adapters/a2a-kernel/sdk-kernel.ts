@@ -15,6 +15,7 @@ import { Client, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
 import type { JsonObject, WireSendParams, WireStreamItem, WireTask } from '../../core/a2a/wire-types.js';
 import { type A2AKernel, type KernelCallOptions, KernelRpcError, KernelUnavailableError, type SessionRestoreResult } from '../../core/ports.js';
 import type { Secret } from '../../core/secret.js';
+import { fetchEventStream } from './kernel-event-stream.js';
 import { withTrimmedSse } from './sse-history-trim.js';
 
 export interface KernelOptions {
@@ -63,6 +64,11 @@ export class SdkA2AKernel implements A2AKernel {
     if (this.options.token) headers.set('authorization', `Bearer ${this.options.token.reveal()}`);
     headers.set('a2a-version', '1.0');
     const onTaskId = init.signal ? this.taskIdWatchers.get(init.signal) : undefined;
+    // The SDK's streaming calls ask for an event stream: read straight from the socket, without
+    // Node's fetch layers held for the run's life (kernel-event-stream.ts).
+    if (headers.get('accept') === 'text/event-stream' && (init.body === undefined || typeof init.body === 'string')) {
+      return fetchEventStream(new URL(input instanceof Request ? input.url : input), { method: init.method, headers, body: init.body, signal: init.signal }, onTaskId);
+    }
     return fetch(input, { ...init, headers }).then((response) => withTrimmedSse(response, onTaskId));
   };
 

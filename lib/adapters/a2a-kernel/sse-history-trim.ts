@@ -236,8 +236,20 @@ function normalise(text: string): string {
 /** The next bytes to hand on, or `done` with the last ones: read from `source` only on demand. */
 type NextBytes = () => Promise<{ out: Uint8Array[]; done: boolean }>;
 
-function scanned(source: ReadableStream<Uint8Array>, onTaskId: ((taskId: string) => void) | undefined): { next: NextBytes; cancel: (reason?: unknown) => Promise<void> } {
-  const reader = source.getReader();
+/**
+ * What the trimmed body reads the kernel's bytes from, one chunk per `read`: a Web stream's reader,
+ * or the kernel's HTTP response read directly (kernel-event-stream.ts).
+ */
+export interface ByteReader {
+  read(): Promise<{ done: true; value?: Uint8Array } | { done: false; value: Uint8Array }>;
+  cancel(reason?: unknown): Promise<void>;
+}
+
+function scanned(
+  source: ReadableStream<Uint8Array> | ByteReader,
+  onTaskId: ((taskId: string) => void) | undefined,
+): { next: NextBytes; cancel: (reason?: unknown) => Promise<void> } {
+  const reader: ByteReader = source instanceof ReadableStream ? source.getReader() : source;
   const scanner = new SseEventScanner(onTaskId);
   return {
     async next() {
@@ -289,7 +301,7 @@ function decodedOnPipe(body: ReadableStream<Uint8Array>, scan: ReturnType<typeof
 }
 
 /** `source` with large user history emptied, read only as fast as the returned stream is. */
-export function trimmedSseBody(source: ReadableStream<Uint8Array>, onTaskId?: (taskId: string) => void): ReadableStream<Uint8Array> {
+export function trimmedSseBody(source: ReadableStream<Uint8Array> | ByteReader, onTaskId?: (taskId: string) => void): ReadableStream<Uint8Array> {
   const scan = scanned(source, onTaskId);
   let ended = false;
   const body = new ReadableStream<Uint8Array>(
