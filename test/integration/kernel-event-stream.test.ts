@@ -64,7 +64,8 @@ describe('the kernel event stream over node:http', () => {
     };
     const kernel = new SdkA2AKernel({ url, token: secretFrom('kernel-token') });
     const seenTaskIds: string[] = [];
-    const stream = kernel.sendStreamingMessage(params(), { onTaskId: (taskId) => seenTaskIds.push(taskId) })[Symbol.asyncIterator]();
+    const signal = new AbortController().signal;
+    const stream = kernel.sendStreamingMessage(params(), { signal, onTaskId: (taskId) => seenTaskIds.push(taskId) })[Symbol.asyncIterator]();
     const first = await stream.next();
     expect(first.value?.statusUpdate?.status?.message?.parts?.[0]).toEqual({ text: 'first' });
     // The second event is written only now: the first was read before the answer ended.
@@ -80,6 +81,25 @@ describe('the kernel event stream over node:http', () => {
     expect(request?.headers['a2a-version']).toBe('1.0');
     expect(request?.headers['accept']).toBe('text/event-stream');
     expect(JSON.parse(request?.body ?? '{}')).toMatchObject({ jsonrpc: '2.0', method: 'SendStreamingMessage' });
+  });
+
+  it('reports each stream’s own task to its own onTaskId when two streams share one signal', async () => {
+    serve = (_req, body, res) => {
+      const { id, params: sent } = JSON.parse(body) as { id: number; params: { message: { messageId: string } } };
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end(statusEvent(id, `task-of-${sent.message.messageId}`, 'hello'));
+    };
+    const kernel = new SdkA2AKernel({ url, token: undefined });
+    const signal = new AbortController().signal;
+    const seen: Record<string, string[]> = { a: [], b: [] };
+    const read = async (name: 'a' | 'b'): Promise<void> => {
+      const sent = { message: { messageId: name, contextId: 'ctx-1', role: 'ROLE_USER', parts: [{ text: 'hi' }] } } as unknown as WireSendParams;
+      for await (const _ of kernel.sendStreamingMessage(sent, { signal, onTaskId: (taskId) => seen[name]?.push(taskId) })) {
+        // read to the end
+      }
+    };
+    await Promise.all([read('a'), read('b')]);
+    expect(seen).toEqual({ a: ['task-of-a'], b: ['task-of-b'] });
   });
 
   it('reads a JSON-RPC refusal whole and reports it as the kernel’s error', async () => {

@@ -73,12 +73,18 @@ export class SdkA2AKernel implements A2AKernel {
   };
 
   /**
-   * A signal of this call's own (the key of its `onTaskId`), following the caller's through one
-   * listener that `stop` removes when the stream ends (lighter than AbortSignal.any for an idle run).
+   * The key of this call's `onTaskId`: the caller's own signal while no other call of it is
+   * watched (a run makes one such call at a time), which costs an idle run nothing more. Otherwise
+   * a signal of this call's own, following the caller's through one listener that `stop` removes
+   * when the stream ends (lighter than AbortSignal.any).
    */
   private watchTaskId(options: KernelCallOptions): { signal: AbortSignal | undefined; stop: () => void } {
     const { onTaskId, signal: caller } = options;
     if (!onTaskId) return { signal: caller, stop: () => undefined };
+    if (caller && !this.taskIdWatchers.has(caller)) {
+      this.taskIdWatchers.set(caller, onTaskId);
+      return { signal: caller, stop: () => this.taskIdWatchers.delete(caller) };
+    }
     const own = new AbortController();
     const follow = (): void => own.abort(caller?.reason);
     if (caller?.aborted) follow();
