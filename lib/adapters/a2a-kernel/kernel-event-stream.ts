@@ -40,16 +40,18 @@ class MessageBytes implements ByteReader {
     };
     // A 'readable' listener keeps the message paused: Node reads from the socket only up to its
     // buffer's high-water mark until `read()` takes what is buffered (backpressure, docs/protocol.md §4.2).
+    // `on`, not `once`: each fires at most once anyway, and `once` wraps every listener in a
+    // function of its own that the message holds for the stream's life.
     message.on('readable', wake);
-    message.once('end', () => {
+    message.on('end', () => {
       this.ended = true;
       wake();
     });
-    message.once('error', (error) => {
+    message.on('error', (error) => {
       this.failure = error;
       wake();
     });
-    message.once('close', () => {
+    message.on('close', () => {
       // Closed before its end without an 'error' of its own: the connection broke mid-answer.
       if (!this.ended) this.failure ??= new Error('the kernel closed its event stream before it ended');
       wake();
@@ -124,7 +126,7 @@ function answerTo(request: ClientRequest, signal: AbortSignal | undefined, onTas
       reject(signal?.aborted ? signal.reason : error);
     });
     request.once('response', (message) => {
-      message.once('close', settled);
+      message.on('close', settled);
       const status = message.statusCode ?? 0;
       const init = { status, statusText: message.statusMessage ?? '', headers: responseHeaders(message) };
       if (status >= 200 && status < 300 && isEventStream(message)) {
