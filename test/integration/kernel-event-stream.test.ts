@@ -79,6 +79,8 @@ describe('the kernel event stream over node:http', () => {
     expect(request?.method).toBe('POST');
     expect(request?.headers['authorization']).toBe('Bearer kernel-token');
     expect(request?.headers['a2a-version']).toBe('1.0');
+    expect(request?.headers['host']).toBe(new URL(url).host);
+    expect(request?.headers['content-length']).toBe(String(Buffer.byteLength(request?.body ?? '')));
     expect(request?.headers['accept']).toBe('text/event-stream');
     expect(JSON.parse(request?.body ?? '{}')).toMatchObject({ jsonrpc: '2.0', method: 'SendStreamingMessage' });
   });

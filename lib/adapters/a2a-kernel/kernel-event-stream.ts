@@ -101,8 +101,11 @@ const isEventStream = (message: IncomingMessage): boolean => (message.headers['c
 export function fetchEventStream(url: URL, init: EventStreamInit, onTaskId?: (taskId: string) => void): Promise<Response> {
   const signal = init.signal ?? undefined;
   if (signal?.aborted) return Promise.reject(signal.reason);
-  const headers: Record<string, string> = Object.fromEntries(init.headers);
-  if (init.body !== undefined) headers['content-length'] = String(Buffer.byteLength(init.body));
+  // Headers as name/value pairs: Node writes them as given and keeps no header map of its own for
+  // the request's life — so Host is named here, as Node names it for a header object.
+  const headers: string[] = ['host', url.host];
+  for (const [name, value] of init.headers) if (name !== 'host' && name !== 'content-length') headers.push(name, value);
+  if (init.body !== undefined) headers.push('content-length', String(Buffer.byteLength(init.body)));
   const request = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, { method: init.method ?? 'GET', headers });
   const answer = answerTo(request, signal, onTaskId);
   request.end(init.body);
