@@ -15,8 +15,11 @@
  * (docs/protocol.md §7.1).
  */
 import { type ClientRequest, request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { onceUntilFailure } from '../../core/once-until-failure.js';
 import { type ByteReader, trimmedSseBody } from './sse-history-trim.js';
+
+/** Loaded by the first call to an `https:` kernel only: TLS costs the first run on a plain-HTTP kernel nothing (docs/architecture.md §6.3). */
+const https = onceUntilFailure(() => import('node:https'));
 
 /** What the SDK's JSON-RPC transport passes to its `fetchImpl` for a call (a POST with a JSON body). */
 export interface EventStreamInit {
@@ -98,15 +101,16 @@ const isEventStream = (message: IncomingMessage): boolean => (message.headers['c
  * `onTaskId`; any other answer is read whole first. Rejects as fetch does: with the signal's
  * reason when aborted before the answer, with the network error otherwise.
  */
-export function fetchEventStream(url: URL, init: EventStreamInit, onTaskId?: (taskId: string) => void): Promise<Response> {
+export async function fetchEventStream(url: URL, init: EventStreamInit, onTaskId?: (taskId: string) => void): Promise<Response> {
+  const send = url.protocol === 'https:' ? (await https()).request : httpRequest;
   const signal = init.signal ?? undefined;
-  if (signal?.aborted) return Promise.reject(signal.reason);
+  if (signal?.aborted) throw signal.reason;
   // Headers as name/value pairs: Node writes them as given and keeps no header map of its own for
   // the request's life — so Host is named here, as Node names it for a header object.
   const headers: string[] = ['host', url.host];
   for (const [name, value] of init.headers) if (name !== 'host' && name !== 'content-length') headers.push(name, value);
   if (init.body !== undefined) headers.push('content-length', String(Buffer.byteLength(init.body)));
-  const request = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, { method: init.method ?? 'GET', headers });
+  const request = send(url, { method: init.method ?? 'GET', headers });
   const answer = answerTo(request, signal, onTaskId);
   request.end(init.body);
   return answer;
