@@ -7,6 +7,8 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { type AgentCard, SendMessageRequest } from '@a2a-js/sdk';
+import { Client, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fetchEventStream } from '../../lib/adapters/a2a-kernel/kernel-event-stream.js';
 import { SdkA2AKernel } from '../../lib/adapters/a2a-kernel/sdk-kernel.js';
@@ -83,6 +85,34 @@ describe('the kernel event stream over node:http', () => {
     expect(request?.headers['content-length']).toBe(String(Buffer.byteLength(request?.body ?? '')));
     expect(request?.headers['accept']).toBe('text/event-stream');
     expect(JSON.parse(request?.body ?? '{}')).toMatchObject({ jsonrpc: '2.0', method: 'SendStreamingMessage' });
+  });
+
+  it('sends a streaming call exactly as the SDK’s Client sends it (the adapter drives the Client’s transport itself)', async () => {
+    serve = (_req, body, res) => {
+      const { id } = JSON.parse(body) as { id: number };
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end(statusEvent(id, 'task-w', 'hello'));
+    };
+    const card = {
+      name: 'kernel',
+      supportedInterfaces: [{ url, protocolBinding: 'JSONRPC', protocolVersion: '1.0', tenant: '' }],
+      capabilities: { streaming: true },
+    } as unknown as AgentCard;
+    const client = new Client(await new JsonRpcTransportFactory().create(url, card), card, {});
+    const kernel = new SdkA2AKernel({ url, token: undefined });
+    const withConfiguration = { ...params(), configuration: { historyLength: 3, acceptedOutputModes: ['text/plain'] } } as unknown as WireSendParams;
+    for (const sent of [params(), withConfiguration]) {
+      for await (const _ of client.sendMessageStream(SendMessageRequest.fromJSON(sent))) {
+        // read to the end
+      }
+      const byClient = JSON.parse(received.at(-1)?.body ?? '{}') as Record<string, unknown>;
+      for await (const _ of kernel.sendStreamingMessage(sent)) {
+        // read to the end
+      }
+      const byAdapter = JSON.parse(received.at(-1)?.body ?? '{}') as Record<string, unknown>;
+      expect({ ...byAdapter, id: 0 }).toEqual({ ...byClient, id: 0 });
+      expect(byAdapter['method']).toBe('SendStreamingMessage');
+    }
   });
 
   it('reports each stream’s own task to its own onTaskId when two streams share one signal', async () => {
