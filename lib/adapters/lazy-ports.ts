@@ -9,13 +9,31 @@ import type { A2AKernel, ImageCodec, ImageEncoding, ImageInfo, KernelCallOptions
 
 export class LazyKernel implements A2AKernel {
   private readonly kernel: () => Promise<A2AKernel>;
+  /** The real adapter once its module has loaded: streams are then handed out as it makes them. */
+  private loaded: A2AKernel | undefined;
 
   constructor(make: () => Promise<A2AKernel>) {
-    this.kernel = onceUntilFailure(make);
+    this.kernel = onceUntilFailure(async () => {
+      const kernel = await make();
+      this.loaded = kernel;
+      return kernel;
+    });
   }
 
-  async *sendStreamingMessage(params: WireSendParams, options?: KernelCallOptions): AsyncIterable<WireStreamItem> {
-    yield* (await this.kernel()).sendStreamingMessage(params, options);
+  /**
+   * Once loaded, the adapter's own stream, not one forwarded through a generator of this class:
+   * a live run holds its stream for its whole life, and one layer less (docs/architecture.md §9.6).
+   */
+  sendStreamingMessage(params: WireSendParams, options?: KernelCallOptions): AsyncIterable<WireStreamItem> {
+    return this.loaded ? this.loaded.sendStreamingMessage(params, options) : this.onceLoaded((kernel) => kernel.sendStreamingMessage(params, options));
+  }
+
+  subscribeToTask(taskId: string, options?: KernelCallOptions): AsyncIterable<WireStreamItem> {
+    return this.loaded ? this.loaded.subscribeToTask(taskId, options) : this.onceLoaded((kernel) => kernel.subscribeToTask(taskId, options));
+  }
+
+  private async *onceLoaded(open: (kernel: A2AKernel) => AsyncIterable<WireStreamItem>): AsyncIterable<WireStreamItem> {
+    yield* open(await this.kernel());
   }
 
   async sendMessage(params: WireSendParams, options?: KernelCallOptions): Promise<WireStreamItem> {
@@ -28,10 +46,6 @@ export class LazyKernel implements A2AKernel {
 
   async cancelTask(taskId: string, options?: KernelCallOptions): Promise<void> {
     return (await this.kernel()).cancelTask(taskId, options);
-  }
-
-  async *subscribeToTask(taskId: string, options?: KernelCallOptions): AsyncIterable<WireStreamItem> {
-    yield* (await this.kernel()).subscribeToTask(taskId, options);
   }
 
   async ensureSessionRestored(request: { cwd: string; sessionId: string; taskId: string }, options?: KernelCallOptions): Promise<SessionRestoreResult> {

@@ -46,19 +46,45 @@ function scrub(value: unknown, depth = 0): unknown {
 }
 
 export function createLogger(sink: LogSink = (line) => process.stdout.write(`${line}\n`), base: Record<string, unknown> = {}, level: LogLevel = 'info'): Logger {
-  const threshold = LOG_LEVELS.indexOf(level);
-  const write = (lineLevel: LogLevel, message: string, fields?: Record<string, unknown>): void => {
-    if (LOG_LEVELS.indexOf(lineLevel) < threshold) return;
-    const record = scrub({ time: new Date().toISOString(), level: lineLevel, message, ...base, ...fields });
-    sink(JSON.stringify(record));
-  };
-  return {
-    debug: (message, fields) => write('debug', message, fields),
-    info: (message, fields) => write('info', message, fields),
-    warn: (message, fields) => write('warn', message, fields),
-    error: (message, fields) => write('error', message, fields),
-    child: (fields) => createLogger(sink, { ...base, ...fields }, level),
-  };
+  return new JsonLinesLogger(sink, base, LOG_LEVELS.indexOf(level));
+}
+
+/**
+ * Its methods live on the prototype: a run keeps its own child logger for its whole life, and an
+ * idle run then holds one small object rather than a set of closures (docs/architecture.md §9.6).
+ */
+class JsonLinesLogger implements Logger {
+  constructor(
+    private readonly sink: LogSink,
+    private readonly base: Record<string, unknown>,
+    private readonly threshold: number,
+  ) {}
+
+  debug(message: string, fields?: Record<string, unknown>): void {
+    this.write('debug', message, fields);
+  }
+
+  info(message: string, fields?: Record<string, unknown>): void {
+    this.write('info', message, fields);
+  }
+
+  warn(message: string, fields?: Record<string, unknown>): void {
+    this.write('warn', message, fields);
+  }
+
+  error(message: string, fields?: Record<string, unknown>): void {
+    this.write('error', message, fields);
+  }
+
+  child(fields: Record<string, unknown>): Logger {
+    return new JsonLinesLogger(this.sink, { ...this.base, ...fields }, this.threshold);
+  }
+
+  private write(lineLevel: LogLevel, message: string, fields?: Record<string, unknown>): void {
+    if (LOG_LEVELS.indexOf(lineLevel) < this.threshold) return;
+    const record = scrub({ time: new Date().toISOString(), level: lineLevel, message, ...this.base, ...fields });
+    this.sink(JSON.stringify(record));
+  }
 }
 
 export const silentLogger: Logger = {

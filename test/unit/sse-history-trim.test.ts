@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { trimmedSseBody } from '../../lib/adapters/a2a-kernel/sse-history-trim.js';
+import { SseEventScanner, trimmedSseBody } from '../../lib/adapters/a2a-kernel/sse-history-trim.js';
 
 async function pipe(chunks: string[], onTaskId?: (taskId: string) => void): Promise<string> {
   const source = new ReadableStream<Uint8Array>({
@@ -205,5 +205,18 @@ describe('the trimmed body read as the SDK reads it, through pipeThrough(new Tex
     expect((await reader.read()).value).toBe('data: {}\n\n');
     await reader.cancel('gone');
     expect(cancelled).toBe('gone');
+  });
+
+  it('hands on the last whole event of a read as a piece of its own, so what a quiet stream keeps is that event alone', async () => {
+    const scanner = new SseEventScanner();
+    const text = (pieces: Uint8Array[]) => pieces.map((piece) => new TextDecoder().decode(piece));
+    const bytes = (value: string) => new TextEncoder().encode(value);
+    expect(text(scanner.push(bytes('data: 1\n\ndata: 2\n\ndata: 3\n\ndata: 4')))).toEqual(['data: 1\n\ndata: 2\n\n', 'data: 3\n\n']);
+    expect(text(scanner.push(bytes('\n\ndata: 5\r\n\r\n')))).toEqual(['data: 4', '\n\n', 'data: 5\r\n\r\n']);
+    const reader = trimmedSseBody(byteSource(bytes('data: a\n\ndata: b\n\n'), 64))
+      .pipeThrough(new TextDecoderStream())
+      .getReader();
+    expect((await reader.read()).value).toBe('data: a\n\n');
+    expect((await reader.read()).value).toBe('data: b\n\n');
   });
 });

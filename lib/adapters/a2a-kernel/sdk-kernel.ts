@@ -11,10 +11,11 @@
  * (`LazyKernel`, lib/adapters/lazy-ports.ts; docs/architecture.md §6.3).
  */
 import { type AgentCard, Message, SendMessageRequest, StreamResponse, Task } from '@a2a-js/sdk';
-import { Client, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
+import { Client, JsonRpcTransportFactory, type Transport } from '@a2a-js/sdk/client';
 import type { JsonObject, WireSendParams, WireStreamItem, WireTask } from '../../core/a2a/wire-types.js';
 import { type A2AKernel, type KernelCallOptions, KernelRpcError, KernelUnavailableError, type SessionRestoreResult } from '../../core/ports.js';
 import type { Secret } from '../../core/secret.js';
+import { fetchEventStream } from './kernel-event-stream.js';
 import { withTrimmedSse } from './sse-history-trim.js';
 
 export interface KernelOptions {
@@ -47,6 +48,12 @@ export class SdkA2AKernel implements A2AKernel {
   private readonly baseUrl: string;
   private readonly client: Promise<Client>;
   /**
+   * The Client's own transport, driven directly for the two streaming calls: the Client's
+   * generator around each stream would otherwise stay on every idle run for its whole life
+   * (docs/architecture.md §9.6). `streamingSend` keeps the request on the wire the Client's.
+   */
+  private readonly transport: Promise<Transport>;
+  /**
    * A stream call's `onTaskId`, found again in the fetch the SDK makes for it: the SDK hands each
    * call's own signal to fetch unchanged, so the signal is the key.
    */
@@ -55,7 +62,8 @@ export class SdkA2AKernel implements A2AKernel {
   constructor(private readonly options: KernelOptions) {
     this.baseUrl = normaliseKernelUrl(options.url);
     const card = cardFor(this.baseUrl);
-    this.client = new JsonRpcTransportFactory({ fetchImpl: this.authorisedFetch }).create(this.baseUrl, card).then((transport) => new Client(transport, card, {}));
+    this.transport = new JsonRpcTransportFactory({ fetchImpl: this.authorisedFetch }).create(this.baseUrl, card);
+    this.client = this.transport.then((transport) => new Client(transport, card, {}));
   }
 
   private readonly authorisedFetch = (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
@@ -63,16 +71,27 @@ export class SdkA2AKernel implements A2AKernel {
     if (this.options.token) headers.set('authorization', `Bearer ${this.options.token.reveal()}`);
     headers.set('a2a-version', '1.0');
     const onTaskId = init.signal ? this.taskIdWatchers.get(init.signal) : undefined;
+    // The SDK's streaming calls ask for an event stream: read straight from the socket, without
+    // Node's fetch layers held for the run's life (kernel-event-stream.ts).
+    if (headers.get('accept') === 'text/event-stream' && (init.body === undefined || typeof init.body === 'string')) {
+      return fetchEventStream(new URL(input instanceof Request ? input.url : input), { method: init.method, headers, body: init.body, signal: init.signal }, onTaskId);
+    }
     return fetch(input, { ...init, headers }).then((response) => withTrimmedSse(response, onTaskId));
   };
 
   /**
-   * A signal of this call's own (the key of its `onTaskId`), following the caller's through one
-   * listener that `stop` removes when the stream ends (lighter than AbortSignal.any for an idle run).
+   * The key of this call's `onTaskId`: the caller's own signal while no other call of it is
+   * watched (a run makes one such call at a time), which costs an idle run nothing more. Otherwise
+   * a signal of this call's own, following the caller's through one listener that `stop` removes
+   * when the stream ends (lighter than AbortSignal.any).
    */
   private watchTaskId(options: KernelCallOptions): { signal: AbortSignal | undefined; stop: () => void } {
     const { onTaskId, signal: caller } = options;
     if (!onTaskId) return { signal: caller, stop: () => undefined };
+    if (caller && !this.taskIdWatchers.has(caller)) {
+      this.taskIdWatchers.set(caller, onTaskId);
+      return { signal: caller, stop: () => this.taskIdWatchers.delete(caller) };
+    }
     const own = new AbortController();
     const follow = (): void => own.abort(caller?.reason);
     if (caller?.aborted) follow();
@@ -82,10 +101,10 @@ export class SdkA2AKernel implements A2AKernel {
   }
 
   async *sendStreamingMessage(params: WireSendParams, options: KernelCallOptions = {}): AsyncIterable<WireStreamItem> {
-    const client = await this.client;
+    const transport = await this.transport;
     const { signal, stop } = this.watchTaskId(options);
     try {
-      for await (const event of client.sendMessageStream(SendMessageRequest.fromJSON(params), { signal })) {
+      for await (const event of transport.sendMessageStream(streamingSend(params), { signal })) {
         yield StreamResponse.toJSON(event) as WireStreamItem;
       }
     } catch (error) {
@@ -124,9 +143,9 @@ export class SdkA2AKernel implements A2AKernel {
   }
 
   async *subscribeToTask(taskId: string, options: KernelCallOptions = {}): AsyncIterable<WireStreamItem> {
-    const client = await this.client;
+    const transport = await this.transport;
     try {
-      for await (const event of client.resubscribeTask({ tenant: '', id: taskId }, { signal: options.signal })) {
+      for await (const event of transport.resubscribeTask({ tenant: '', id: taskId }, { signal: options.signal })) {
         yield StreamResponse.toJSON(event) as WireStreamItem;
       }
     } catch (error) {
@@ -170,6 +189,26 @@ export class SdkA2AKernel implements A2AKernel {
       throw kernelError(error, options.signal);
     }
   }
+}
+
+/**
+ * The streaming send as the SDK's Client hands it to its transport (its client configuration
+ * applied, with none configured): the configuration's accepted output modes and
+ * `returnImmediately` given their defaults. The Client adds nothing else to a stream: no
+ * interceptors are configured, and its `A2A-Version` header is set by `authorisedFetch` too.
+ */
+function streamingSend(params: WireSendParams): SendMessageRequest {
+  const request = SendMessageRequest.fromJSON(params);
+  const configuration = request.configuration;
+  return {
+    ...request,
+    configuration: {
+      ...configuration,
+      acceptedOutputModes: configuration?.acceptedOutputModes ?? [],
+      taskPushNotificationConfig: configuration?.taskPushNotificationConfig,
+      returnImmediately: configuration?.returnImmediately ?? false,
+    },
+  };
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -121,6 +121,8 @@ export class SseEventScanner {
     let eventStart = 0;
     /** Bytes before this were handed on (or held). */
     let cleanFrom = 0;
+    /** Where the last whole event that passes as it is began in this chunk. */
+    let lastStart = 0;
     let at = 0;
     const endEvent = (end: number): void => {
       const large = this.heldBytes + (end - eventStart) > TRIM_ABOVE_BYTES;
@@ -131,6 +133,7 @@ export class SseEventScanner {
         out.push(this.rewritten(joined(this.held), large));
         cleanFrom = end;
       } else {
+        lastStart = eventStart;
         // The event's start came in earlier chunks: it goes first, then this chunk from its start.
         for (const piece of this.held) out.push(piece);
       }
@@ -174,7 +177,10 @@ export class SseEventScanner {
       }
       lineEnd(at);
     }
-    if (eventStart > cleanFrom) out.push(chunk.subarray(cleanFrom, eventStart));
+    // The last whole event is a piece of its own: a reader that keeps the last piece it decoded
+    // while the stream is quiet then keeps that event's text only (docs/architecture.md §9.6).
+    if (lastStart > cleanFrom) out.push(chunk.subarray(cleanFrom, lastStart));
+    if (eventStart > Math.max(cleanFrom, lastStart)) out.push(chunk.subarray(Math.max(cleanFrom, lastStart), eventStart));
     if (eventStart < length) {
       this.held.push(chunk.subarray(eventStart));
       this.heldBytes += length - eventStart;
@@ -236,8 +242,20 @@ function normalise(text: string): string {
 /** The next bytes to hand on, or `done` with the last ones: read from `source` only on demand. */
 type NextBytes = () => Promise<{ out: Uint8Array[]; done: boolean }>;
 
-function scanned(source: ReadableStream<Uint8Array>, onTaskId: ((taskId: string) => void) | undefined): { next: NextBytes; cancel: (reason?: unknown) => Promise<void> } {
-  const reader = source.getReader();
+/**
+ * What the trimmed body reads the kernel's bytes from, one chunk per `read`: a Web stream's reader,
+ * or the kernel's HTTP response read directly (kernel-event-stream.ts).
+ */
+export interface ByteReader {
+  read(): Promise<{ done: true; value?: Uint8Array } | { done: false; value: Uint8Array }>;
+  cancel(reason?: unknown): Promise<void>;
+}
+
+function scanned(
+  source: ReadableStream<Uint8Array> | ByteReader,
+  onTaskId: ((taskId: string) => void) | undefined,
+): { next: NextBytes; cancel: (reason?: unknown) => Promise<void> } {
+  const reader: ByteReader = source instanceof ReadableStream ? source.getReader() : source;
   const scanner = new SseEventScanner(onTaskId);
   return {
     async next() {
@@ -269,15 +287,23 @@ function decodedOnPipe(body: ReadableStream<Uint8Array>, scan: ReturnType<typeof
         async pull(controller) {
           for (;;) {
             const { out, done } = await scan.next();
-            let text = '';
-            for (const bytes of out) text += decoder.decode(bytes, { stream: true });
-            if (done) text += decoder.decode();
-            if (text.length > 0) controller.enqueue(text);
+            // One piece of text per piece of bytes: the SDK's reader keeps the last one it read
+            // while the stream is quiet (and the events it parsed from it, as slices of it), so
+            // that is the last event, not every event of a read.
+            let enqueued = false;
+            for (const bytes of out) {
+              const text = decoder.decode(bytes, { stream: true });
+              if (text.length === 0) continue;
+              controller.enqueue(text);
+              enqueued = true;
+            }
             if (done) {
+              const rest = decoder.decode();
+              if (rest.length > 0) controller.enqueue(rest);
               controller.close();
               return;
             }
-            if (text.length > 0) return;
+            if (enqueued) return;
           }
         },
         cancel: (reason) => scan.cancel(reason),
@@ -289,7 +315,7 @@ function decodedOnPipe(body: ReadableStream<Uint8Array>, scan: ReturnType<typeof
 }
 
 /** `source` with large user history emptied, read only as fast as the returned stream is. */
-export function trimmedSseBody(source: ReadableStream<Uint8Array>, onTaskId?: (taskId: string) => void): ReadableStream<Uint8Array> {
+export function trimmedSseBody(source: ReadableStream<Uint8Array> | ByteReader, onTaskId?: (taskId: string) => void): ReadableStream<Uint8Array> {
   const scan = scanned(source, onTaskId);
   let ended = false;
   const body = new ReadableStream<Uint8Array>(

@@ -23,12 +23,17 @@ export class UploadAbortedError extends Error {
 }
 
 export class RequestBody {
-  readonly stream: ReadableStream<Uint8Array>;
+  /**
+   * The Web stream, until the body is settled (read to its end, cancelled or broken off). The body
+   * itself lives as long as its request — a live stream's whole life — so it lets go of the
+   * stream and its controller then, and an idle run does not hold them (docs/architecture.md §9.6).
+   */
+  private web: ReadableStream<Uint8Array> | undefined;
   /** Bytes thrown away since discarding began. */
   discarded = 0;
   /** Called with the running total each time discarded bytes arrive. */
   onDiscarded: ((total: number) => void) | undefined;
-  private controller!: ReadableStreamDefaultController<Uint8Array>;
+  private controller: ReadableStreamDefaultController<Uint8Array> | undefined;
   private listening = false;
   private discarding = false;
   private settled = false;
@@ -38,7 +43,7 @@ export class RequestBody {
     private readonly req: IncomingMessage,
     private readonly onFirstRead: () => void = () => undefined,
   ) {
-    this.stream = new ReadableStream<Uint8Array>(
+    this.web = new ReadableStream<Uint8Array>(
       {
         start: (controller) => {
           this.controller = controller;
@@ -57,10 +62,16 @@ export class RequestBody {
     );
   }
 
+  /** The body as the Web stream the app reads; taken before anything settles it (the shell makes the Request first). */
+  get stream(): ReadableStream<Uint8Array> {
+    if (!this.web) throw new Error('the request body was already settled');
+    return this.web;
+  }
+
   /** From now on every body byte is read and dropped (counted in `discarded`). */
   discard(): void {
     this.discarding = true;
-    this.settle(() => this.controller.close());
+    this.settle((controller) => controller.close());
     this.listen();
     this.req.resume();
   }
@@ -74,21 +85,26 @@ export class RequestBody {
         this.onDiscarded?.(this.discarded);
         return;
       }
-      this.controller.enqueue(chunk);
-      if ((this.controller.desiredSize ?? 0) <= 0) this.req.pause();
+      const controller = this.controller;
+      if (!controller) return;
+      controller.enqueue(chunk);
+      if ((controller.desiredSize ?? 0) <= 0) this.req.pause();
     });
-    this.req.once('end', () => this.settle(() => this.controller.close()));
+    this.req.once('end', () => this.settle((controller) => controller.close()));
     this.req.once('close', () => {
-      if (!this.req.complete) this.settle(() => this.controller.error(new UploadAbortedError()));
+      if (!this.req.complete) this.settle((controller) => controller.error(new UploadAbortedError()));
     });
     this.req.on('error', () => undefined);
   }
 
-  private settle(action: () => void): void {
+  private settle(action: (controller: ReadableStreamDefaultController<Uint8Array>) => void): void {
     if (this.settled) return;
     this.settled = true;
+    const controller = this.controller;
+    this.controller = undefined;
+    this.web = undefined;
     try {
-      action();
+      if (controller) action(controller);
     } catch {
       // The reader already cancelled the stream.
     }
