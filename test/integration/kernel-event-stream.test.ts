@@ -165,6 +165,21 @@ describe('the kernel event stream over node:http', () => {
     expect((error as KernelUnavailableError).status).toBe(502);
   });
 
+  it('reports an answer whose status no Response can carry as a failed call, instead of never settling', async () => {
+    serve = (_req, _body, res) => {
+      res.writeHead(999, 'Odd', { 'content-type': 'text/event-stream' });
+      res.end('data: {}\n\n');
+    };
+    const kernel = new SdkA2AKernel({ url, token: undefined });
+    const error = await (async () => {
+      for await (const _ of kernel.sendStreamingMessage(params())) {
+        // no event expected
+      }
+    })().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(KernelUnavailableError);
+    expect((error as Error).message).toContain('HTTP 999');
+  });
+
   it('fails the read when the connection breaks in the middle of the stream, after the events before it', async () => {
     serve = (req, body, res) => {
       const { id } = JSON.parse(body) as { id: number };

@@ -135,6 +135,14 @@ function answerTo(request: ClientRequest, signal: AbortSignal | undefined, onTas
     request.once('response', (message) => {
       message.on('close', settled);
       const status = message.statusCode ?? 0;
+      // A Response carries 200–599 only (fetch itself passes any status on): any other is refused
+      // here as a failed call, never thrown inside this listener, where it would leave the call
+      // unsettled and escape as an unhandled rejection (docs/protocol.md §7.1).
+      if (status < 200 || status > 599) {
+        message.destroy();
+        reject(new Error(`the kernel answered HTTP ${status}, which is no final HTTP status`));
+        return;
+      }
       const init = { status, statusText: message.statusMessage ?? '', headers: responseHeaders(message) };
       if (status >= 200 && status < 300 && isEventStream(message)) {
         resolve(new Response(trimmedSseBody(new MessageBytes(message), onTaskId), init));
