@@ -6,7 +6,7 @@
  * abort before and during the answer (docs/protocol.md §7.1).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import { type AgentCard, SendMessageRequest } from '@a2a-js/sdk';
 import { Client, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -178,6 +178,30 @@ describe('the kernel event stream over node:http', () => {
     })().catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(KernelUnavailableError);
     expect((error as Error).message).toContain('HTTP 999');
+  });
+
+  it('reads an event stream whose status text holds a control character, as fetch does, instead of throwing inside the response listener', async () => {
+    // Node's own server refuses to write such a status line; a raw socket writes what a faulty kernel or proxy may.
+    const raw = createNetServer((socket) => {
+      let request = '';
+      socket.setEncoding('utf8');
+      socket.on('data', (chunk: string) => {
+        request += chunk;
+        const [head, body = ''] = request.split('\r\n\r\n');
+        if (Number(/content-length: (\d+)/i.exec(head as string)?.[1]) !== Buffer.byteLength(body)) return;
+        const event = statusEvent((JSON.parse(body) as { id: number }).id, 'task-odd', 'odd');
+        socket.end(`HTTP/1.1 200 O\x01K\r\ncontent-type: text/event-stream\r\ncontent-length: ${Buffer.byteLength(event)}\r\n\r\n${event}`);
+      });
+    });
+    await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
+    try {
+      const kernel = new SdkA2AKernel({ url: `http://127.0.0.1:${(raw.address() as AddressInfo).port}/`, token: undefined });
+      const texts: unknown[] = [];
+      for await (const item of kernel.sendStreamingMessage(params())) texts.push(item.statusUpdate?.status?.message?.parts?.[0]);
+      expect(texts).toEqual([{ text: 'odd' }]);
+    } finally {
+      await new Promise<void>((resolve) => raw.close(() => resolve()));
+    }
   });
 
   it('fails the read when the connection breaks in the middle of the stream, after the events before it', async () => {

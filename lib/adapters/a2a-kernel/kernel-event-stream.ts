@@ -135,21 +135,26 @@ function answerTo(request: ClientRequest, signal: AbortSignal | undefined, onTas
     request.once('response', (message) => {
       message.on('close', settled);
       const status = message.statusCode ?? 0;
-      // A Response carries 200–599 only (fetch itself passes any status on): any other is refused
-      // here as a failed call, never thrown inside this listener, where it would leave the call
-      // unsettled and escape as an unhandled rejection (docs/protocol.md §7.1).
-      if (status < 200 || status > 599) {
-        message.destroy();
-        reject(new Error(`the kernel answered HTTP ${status}, which is no final HTTP status`));
-        return;
-      }
-      const init = { status, statusText: message.statusMessage ?? '', headers: responseHeaders(message) };
+      // Built here, never thrown inside this listener: a throw would leave the call unsettled for
+      // ever and escape as an uncaught error. A Response carries only a status of 200–599 and a
+      // status text of visible characters, where fetch passes any answer on: the text loses what
+      // it cannot carry (only the SDK's error messages read it), and another status fails the call
+      // (docs/protocol.md §7.1).
+      const answer = (body: ReadableStream<Uint8Array> | Uint8Array<ArrayBuffer> | null): void => {
+        try {
+          const statusText = (message.statusMessage ?? '').replace(/[^\t\x20-\x7e\x80-\xff]/g, '');
+          resolve(new Response(body, { status, statusText, headers: responseHeaders(message) }));
+        } catch (error) {
+          message.destroy();
+          reject(new Error(`the kernel's answer (HTTP ${status}) cannot be read: ${(error as Error).message}`, { cause: error }));
+        }
+      };
       if (status >= 200 && status < 300 && isEventStream(message)) {
-        resolve(new Response(trimmedSseBody(new MessageBytes(message), onTaskId), init));
+        answer(trimmedSseBody(new MessageBytes(message), onTaskId));
         return;
       }
       const empty = status === 204 || status === 205 || status === 304;
-      wholeBody(message).then((bytes) => resolve(new Response(empty ? null : bytes, init)), reject);
+      wholeBody(message).then((bytes) => answer(empty ? null : bytes), reject);
     });
   });
 }
