@@ -11,8 +11,10 @@
  *
  * What the SDK relies on is kept: a `Response` with the kernel's status, status text and headers;
  * a non-SSE or failed answer read whole (its body is an error envelope); the caller's signal aborts
- * the request before or during the answer; and, like every kernel call, no timeout of its own
- * (docs/protocol.md §7.1).
+ * the request before or during the answer (during it, events Node had already buffered may still be
+ * read before the read fails — as with fetch, whose SDK reader keeps what it buffered; the run checks
+ * its signal once the stream is done, docs/protocol.md §6.8); and, like every kernel call, no
+ * timeout of its own (docs/protocol.md §7.1).
  */
 import { type ClientRequest, request as httpRequest, type IncomingMessage } from 'node:http';
 import { onceUntilFailure } from '../../core/once-until-failure.js';

@@ -75,10 +75,15 @@ export class FileThreadStore implements ThreadStore {
           // The staged bytes reach the disk before the rename can: a crash never leaves the thread
           // named by a file whose data was not written (docs/architecture.md §3.5).
           await file.synced;
+          // Opened long since; a folder that could not be opened fails the save before the rename.
+          const folderFd = await folder;
           await commit(file.temp, path, lock.stillHeld);
           committed = true;
-          // The rename reaches the disk before the save returns; the lock is free meanwhile.
-          await Promise.all([syncFolder(await folder), lock.release()]);
+          // The rename reaches the disk before the save returns; the lock is free meanwhile. Both
+          // settle before the folder is closed; a failed fsync after the rename fails the save, so
+          // the run fails closed rather than announce what may not survive (docs/protocol.md §6.9).
+          const [synced] = await Promise.allSettled([syncFolder(folderFd), lock.release()]);
+          if (synced.status === 'rejected') throw synced.reason;
         });
         return revision;
       } finally {
