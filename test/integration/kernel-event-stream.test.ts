@@ -33,6 +33,16 @@ const statusEvent = (id: unknown, taskId: string, text: string): string =>
 
 const params = (): WireSendParams => ({ message: { messageId: 'msg-1', contextId: 'ctx-1', role: 'ROLE_USER', parts: [{ text: 'hi' }] } }) as unknown as WireSendParams;
 
+/** What a streaming call that yields no event fails with. */
+function failureOfStream(url: string): Promise<unknown> {
+  const kernel = new SdkA2AKernel({ url, token: undefined });
+  return (async () => {
+    for await (const _ of kernel.sendStreamingMessage(params())) {
+      // no event expected
+    }
+  })().catch((caught: unknown) => caught);
+}
+
 describe('the kernel event stream over node:http', () => {
   let server: Server;
   let serve: Serve = () => undefined;
@@ -155,12 +165,7 @@ describe('the kernel event stream over node:http', () => {
       res.writeHead(502, { 'content-type': 'text/plain' });
       res.end('bad gateway');
     };
-    const kernel = new SdkA2AKernel({ url, token: undefined });
-    const error = await (async () => {
-      for await (const _ of kernel.sendStreamingMessage(params())) {
-        // no event expected
-      }
-    })().catch((caught: unknown) => caught);
+    const error = await failureOfStream(url);
     expect(error).toBeInstanceOf(KernelUnavailableError);
     expect((error as KernelUnavailableError).status).toBe(502);
   });
@@ -170,12 +175,7 @@ describe('the kernel event stream over node:http', () => {
       res.writeHead(999, 'Odd', { 'content-type': 'text/event-stream' });
       res.end('data: {}\n\n');
     };
-    const kernel = new SdkA2AKernel({ url, token: undefined });
-    const error = await (async () => {
-      for await (const _ of kernel.sendStreamingMessage(params())) {
-        // no event expected
-      }
-    })().catch((caught: unknown) => caught);
+    const error = await failureOfStream(url);
     expect(error).toBeInstanceOf(KernelUnavailableError);
     expect((error as Error).message).toContain('HTTP 999');
   });

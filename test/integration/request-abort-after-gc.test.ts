@@ -7,25 +7,13 @@
  * does — and check that both aborts still land: the run cancels its A2A task and releases its
  * thread (docs/architecture.md §6).
  */
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../lib/adapters/logger.js';
 import { shutDown } from '../../lib/adapters/node-server/graceful-shutdown.js';
+import { collectGarbage } from '../support/collect-garbage.js';
 import { runBody, uniqueId } from '../support/fixtures.js';
 import { LiveSse } from '../support/live-sse.js';
 import { type Stack, startStack } from '../support/stack.js';
-
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
-
-/** Several full collections, with turns of the event loop between them for finalizers to run. */
-async function collectGarbage(): Promise<void> {
-  for (let round = 0; round < 6; round += 1) {
-    gc();
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 let stack: Stack;
 

@@ -5,20 +5,9 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RequestBody } from '../../lib/adapters/node-server/request-body.js';
-
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
-
-async function collectGarbage(): Promise<void> {
-  for (let round = 0; round < 6; round += 1) {
-    gc();
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+import { collectGarbage } from '../support/collect-garbage.js';
 
 describe('a request body read to its end', () => {
   let server: Server;
