@@ -59,8 +59,8 @@ export function sseResponse(run: RunBody, options: SseOptions): Response {
   // A record written while the stream has been quiet goes out at once; the records that follow it
   // in the same turn of the event loop are gathered and go out as one chunk when that turn's I/O
   // and promise jobs are done (setImmediate). A kernel chunk often holds many deltas, and one
-  // socket write and one encoding per burst instead of per event is most of what relaying costs;
-  // a lone event waits for nothing (docs/architecture.md §2.3).
+  // socket write and one encoding per burst instead of per event was the largest part of the
+  // adapter's own cost per delta; a lone event waits for nothing (docs/architecture.md §2.3).
   let gathered: string | undefined;
   const send = (text: string): void => {
     if (source.open) source.push(encoder.encode(text));
