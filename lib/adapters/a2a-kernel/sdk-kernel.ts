@@ -16,7 +16,6 @@ import type { JsonObject, WireSendParams, WireStreamItem, WireTask } from '../..
 import { type A2AKernel, type KernelCallOptions, KernelRpcError, KernelUnavailableError, type SessionRestoreResult } from '../../core/ports.js';
 import type { Secret } from '../../core/secret.js';
 import { fetchEventStream } from './kernel-event-stream.js';
-import { withTrimmedSse } from './sse-history-trim.js';
 
 export interface KernelOptions {
   /** The kernel's base URL; normalised to end in "/" (docs/protocol.md §7.1). */
@@ -70,13 +69,14 @@ export class SdkA2AKernel implements A2AKernel {
     const headers = new Headers(init.headers);
     if (this.options.token) headers.set('authorization', `Bearer ${this.options.token.reveal()}`);
     headers.set('a2a-version', '1.0');
-    const onTaskId = init.signal ? this.taskIdWatchers.get(init.signal) : undefined;
-    // The SDK's streaming calls ask for an event stream: read straight from the socket, without
-    // Node's fetch layers held for the run's life (kernel-event-stream.ts).
+    // The SDK's streaming calls ask for an event stream: read straight from the socket into the
+    // history trim, without Node's fetch layers held for the run's life (kernel-event-stream.ts).
+    // Every other call answers JSON and goes through fetch as it is.
     if (headers.get('accept') === 'text/event-stream' && (init.body === undefined || typeof init.body === 'string')) {
+      const onTaskId = init.signal ? this.taskIdWatchers.get(init.signal) : undefined;
       return fetchEventStream(new URL(input instanceof Request ? input.url : input), { method: init.method, headers, body: init.body, signal: init.signal }, onTaskId);
     }
-    return fetch(input, { ...init, headers }).then((response) => withTrimmedSse(response, onTaskId));
+    return fetch(input, { ...init, headers });
   };
 
   /**

@@ -336,8 +336,3 @@ export function trimmedSseBody(source: ReadableStream<Uint8Array> | ByteReader, 
   decodedOnPipe(body, scan);
   return body;
 }
-
-export function withTrimmedSse(response: Response, onTaskId?: (taskId: string) => void): Response {
-  if (!response.body || !response.headers.get('content-type')?.startsWith('text/event-stream')) return response;
-  return new Response(trimmedSseBody(response.body, onTaskId), { status: response.status, statusText: response.statusText, headers: response.headers });
-}
