@@ -8,6 +8,7 @@
  */
 import { AdapterError } from '../core/errors.js';
 import type { MessageKey } from '../core/i18n/catalogue.js';
+import { joinBytes } from '../core/join-bytes.js';
 import { InstanceShuttingDown } from './shutdown.js';
 
 /** IAC_CODE_AGUI_BODY_TIMEOUT_MS's default (docs/protocol.md §9). */
@@ -66,11 +67,5 @@ export async function readBody(request: Request, limits: BodyLimits): Promise<Ui
       if (onAbort) request.signal.removeEventListener('abort', onAbort);
     }
   }
-  const bytes = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
+  return joinBytes(chunks);
 }

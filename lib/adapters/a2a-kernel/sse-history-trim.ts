@@ -20,6 +20,8 @@
  * the middle of it), the run still knows which task the kernel started and cancels it
  * (docs/protocol.md §2.4).
  */
+import { joinBytes } from '../../core/join-bytes.js';
+
 const TRIM_ABOVE_BYTES = 512 * 1024;
 
 const LF = 0x0a;
@@ -78,20 +80,6 @@ function rewriteEvent(text: string, large: boolean): string {
   return [...others, `data: ${trimUserHistory(data.join('\n'))}`].join('\n');
 }
 
-/** The bytes of `pieces` joined (one piece is returned as it is). */
-function joined(pieces: Uint8Array[]): Uint8Array {
-  if (pieces.length === 1) return pieces[0] as Uint8Array;
-  let length = 0;
-  for (const piece of pieces) length += piece.length;
-  const bytes = new Uint8Array(length);
-  let at = 0;
-  for (const piece of pieces) {
-    bytes.set(piece, at);
-    at += piece.length;
-  }
-  return bytes;
-}
-
 /**
  * Splits the kernel's bytes into events and decides, per event, whether it passes as it is. Each
  * byte is scanned once: an event still arriving is kept as the chunks' own pieces (views, not
@@ -130,7 +118,7 @@ export class SseEventScanner {
       if (large || this.bareCr) {
         if (eventStart > cleanFrom) out.push(chunk.subarray(cleanFrom, eventStart));
         this.held.push(chunk.subarray(eventStart, end));
-        out.push(this.rewritten(joined(this.held), large));
+        out.push(this.rewritten(joinBytes(this.held), large));
         cleanFrom = end;
       } else {
         lastStart = eventStart;
@@ -202,7 +190,7 @@ export class SseEventScanner {
     this.held = [];
     this.heldBytes = 0;
     if (!large && !this.bareCr) return pieces;
-    const text = rewriteEvent(normalise(decoder.decode(joined(pieces))), large);
+    const text = rewriteEvent(normalise(decoder.decode(joinBytes(pieces))), large);
     return text.length > 0 ? [encoder.encode(text)] : [];
   }
 
@@ -223,7 +211,7 @@ export class SseEventScanner {
       pieces.push(part);
       length += part.length;
     }
-    return pieces.length === 0 ? '' : decoder.decode(joined(pieces));
+    return pieces.length === 0 ? '' : decoder.decode(joinBytes(pieces));
   }
 
   private watch(text: string): void {
