@@ -11,7 +11,7 @@
  * cancelled by the adapter's disconnect rule (§6.8) and says so; and interrupts answered by
  * another execution meanwhile are reported as such.
  */
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBody } from '../support/fixtures.js';
 import { storedWhen } from '../support/observe.js';
@@ -58,6 +58,17 @@ async function lastRunText(page: Page): Promise<string> {
   return (await page.locator('.run').last().locator('.turn.assistant .message-text').allTextContents()).join('');
 }
 
+/** Reloads the console and waits until it is ready for a message again. */
+async function reloadConsole(page: Page): Promise<void> {
+  await page.reload();
+  await page.locator('#message').waitFor();
+}
+
+/** The footer of the last run the page shows. */
+function lastRunFooter(page: Page): Locator {
+  return page.locator('.run').last().locator('.run-footer');
+}
+
 async function threadIdOf(page: Page): Promise<string> {
   return ((await page.locator('#conversation-heading').textContent()) ?? '').replace('Thread ', '');
 }
@@ -75,7 +86,7 @@ describe('reconnecting in the web console', { timeout: 90_000 }, () => {
     await browser.context.setOffline(true);
     expect(proxy.cutStreams()).toBe(1);
 
-    const footer = page.locator('.run').last().locator('.run-footer');
+    const footer = lastRunFooter(page);
     await footer.locator('.run-state', { hasText: 'Reconnecting… (attempt 2 of 8)' }).waitFor();
     expect(await footer.getAttribute('data-state')).toBe('reconnecting');
     expect(await page.locator('.topbar .status').textContent()).toBe('The connection to the run was lost — reconnecting…');
@@ -100,8 +111,7 @@ describe('reconnecting in the web console', { timeout: 90_000 }, () => {
     await page.locator('.run').last().locator('.turn.assistant .message-text', { hasText: 'Watched work begins.' }).waitFor();
     const record = await liveRecord(page);
 
-    await page.reload();
-    await page.locator('#message').waitFor();
+    await reloadConsole(page);
 
     // The same thread, with what the page showed before the reload.
     expect(await threadIdOf(page)).toBe(record.threadId);
@@ -141,8 +151,7 @@ describe('reconnecting in the web console', { timeout: 90_000 }, () => {
     expect(await runEnd(page)).toBe('interrupt');
     const interruptId = await page.locator('.interrupt-card').getAttribute('data-interrupt-id');
 
-    await page.reload();
-    await page.locator('#message').waitFor();
+    await reloadConsole(page);
 
     // Checked against the adapter through subscribe: the execution still waits on this interrupt.
     expect(await runEnd(page)).toBe('interrupt');
@@ -171,11 +180,10 @@ describe('reconnecting in the web console', { timeout: 90_000 }, () => {
       await route.continue();
     });
 
-    await page.reload();
-    await page.locator('#message').waitFor();
+    await reloadConsole(page);
 
     expect(await runEnd(page)).toBe('error');
-    const footer = page.locator('.run').last().locator('.run-footer');
+    const footer = lastRunFooter(page);
     expect(await footer.locator('.run-state').textContent()).toBe('Nothing left to watch');
     expect(await footer.locator('.error-code').textContent()).toBe('EXECUTION_NOT_FOUND');
     expect(await footer.locator('strong').textContent()).toContain('it was cancelled when its connection closed');
@@ -204,11 +212,10 @@ describe('reconnecting in the web console', { timeout: 90_000 }, () => {
     const other = await stack.run(runBody({ threadId, text: 'permission from elsewhere', iacCode: { rosInvocationId: 'another-invocation', cwd: '/workspace/console' } }));
     expect(other.status).toBe(200);
 
-    await page.reload();
-    await page.locator('#message').waitFor();
+    await reloadConsole(page);
 
     expect(await runEnd(page)).toBe('error');
-    const footer = page.locator('.run').last().locator('.run-footer');
+    const footer = lastRunFooter(page);
     expect(await footer.locator('.run-state').textContent()).toBe('Replaced by another execution');
     expect(await footer.locator('.error-code').textContent()).toBe('OBSERVATION_IDENTITY_CHANGED');
     expect(await page.locator('section.interrupts').isHidden()).toBe(true);

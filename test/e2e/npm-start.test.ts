@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FileThreadStore } from '../../lib/adapters/file-store/file-store.js';
-import { startA2AEmulator } from '../../lib/emulators/a2a/server.js';
+import { type A2AEmulator, startA2AEmulator } from '../../lib/emulators/a2a/server.js';
 import { type AdapterProcess, freePort, startAdapterProcess } from '../support/adapter-process.js';
 import { runBody, uniqueId } from '../support/fixtures.js';
 import { imagePart, photoLikePng } from '../support/images.js';
@@ -129,6 +129,16 @@ describe('npm start', () => {
   }, 30_000);
 });
 
+/** A kernel and a fresh state directory for one test; the kernel is closed however the test ends. */
+async function withKernel(test: (kernel: A2AEmulator, stateDir: string) => Promise<void>): Promise<void> {
+  const kernel = await startA2AEmulator();
+  try {
+    await test(kernel, await mkdtemp(join(tmpdir(), 'agui-start-')));
+  } finally {
+    await kernel.close();
+  }
+}
+
 describe('npm start on SIGTERM', () => {
   /** Short deadlines: the live run is aborted at once, and its clean-up has all the time it needs. */
   const SHUTDOWN = { IAC_CODE_AGUI_SHUTDOWN_DRAIN_MS: '100', IAC_CODE_AGUI_SHUTDOWN_CLEANUP_MS: '15000' };
@@ -159,9 +169,8 @@ describe('npm start on SIGTERM', () => {
   }
 
   it('drains like the FC function: RUN_ERROR CANCELLED, CancelTask, exit 0, and the thread is not busy after a restart', async () => {
-    const kernel = await startA2AEmulator();
-    try {
-      const env = { IAC_CODE_AGUI_STATE_DIR: await mkdtemp(join(tmpdir(), 'agui-start-')), IAC_CODE_AGUI_A2A_URL: kernel.url, ...SHUTDOWN };
+    await withKernel(async (kernel, stateDir) => {
+      const env = { IAC_CODE_AGUI_STATE_DIR: stateDir, IAC_CODE_AGUI_A2A_URL: kernel.url, ...SHUTDOWN };
       const first = await adapter(env);
       const threadId = uniqueId('thread');
       const live = new LiveSse(await post(first.url, runBody({ threadId, text: 'long' })));
@@ -181,9 +190,7 @@ describe('npm start on SIGTERM', () => {
       const turn = await post(second.url, runBody({ threadId, text: 'hello after the restart' }));
       expect(turn.status).toBe(200);
       expect((await readSse(turn)).events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
-    } finally {
-      await kernel.close();
-    }
+    });
   }, 60_000);
 
   it('with the built-in emulator, cancels the live run before closing the emulator, then exits 0', async () => {
@@ -207,9 +214,7 @@ describe('npm start on SIGTERM', () => {
   }
 
   it('the lease of the cancelled run is released in the stored thread, not left to expire', async () => {
-    const kernel = await startA2AEmulator();
-    try {
-      const stateDir = await mkdtemp(join(tmpdir(), 'agui-start-'));
+    await withKernel(async (kernel, stateDir) => {
       const first = await adapter({ IAC_CODE_AGUI_STATE_DIR: stateDir, IAC_CODE_AGUI_A2A_URL: kernel.url, ...SHUTDOWN });
       const threadId = uniqueId('thread');
       const live = new LiveSse(await post(first.url, runBody({ threadId, text: 'long' })));
@@ -219,15 +224,11 @@ describe('npm start on SIGTERM', () => {
       await live.rest();
       await first.exited;
       expect(await storedThread(stateDir, threadId)).toMatchObject({ activeRun: null, execution: { pending: [] } });
-    } finally {
-      await kernel.close();
-    }
+    });
   }, 60_000);
 
   it('during a body upload: the request is answered 503 SERVER_BUSY at once, nothing is written or sent, and the process exits 0', async () => {
-    const kernel = await startA2AEmulator();
-    try {
-      const stateDir = await mkdtemp(join(tmpdir(), 'agui-start-'));
+    await withKernel(async (kernel, stateDir) => {
       const first = await adapter({ IAC_CODE_AGUI_STATE_DIR: stateDir, IAC_CODE_AGUI_A2A_URL: kernel.url, ...SHUTDOWN });
       const threadId = uniqueId('uploading');
       const body = JSON.stringify(runBody({ threadId }));
@@ -249,15 +250,11 @@ describe('npm start on SIGTERM', () => {
       expect(kernel.callsOf('SendStreamingMessage')).toHaveLength(0);
       expect(await storedThread(stateDir, threadId)).toBeUndefined();
       upload.socket.destroy();
-    } finally {
-      await kernel.close();
-    }
+    });
   }, 60_000);
 
   it('while an interrupt is pending (a resume whose answer the kernel has not taken yet): no CancelTask, the interrupt stays pending, the lease is released, and the resume works after a restart', async () => {
-    const kernel = await startA2AEmulator();
-    try {
-      const stateDir = await mkdtemp(join(tmpdir(), 'agui-start-'));
+    await withKernel(async (kernel, stateDir) => {
       const env = { IAC_CODE_AGUI_STATE_DIR: stateDir, IAC_CODE_AGUI_A2A_URL: kernel.url, ...SHUTDOWN };
       const first = await adapter(env);
       const threadId = uniqueId('thread');
@@ -282,8 +279,6 @@ describe('npm start on SIGTERM', () => {
       const second = await adapter(env);
       const retried = await readSse(await post(second.url, runBody({ threadId, resume: [resolved(interrupt!.id, { decision: 'allow_once' })] })));
       expect(retried.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
-    } finally {
-      await kernel.close();
-    }
+    });
   }, 60_000);
 });
