@@ -67,7 +67,10 @@ export function observationScenarios(controls: EmulatorControls): Record<string,
   /** Streams a sentence, waits for its observers, streams another, then ends (see `end`). */
   const watched: Scenario = async (script, input) => {
     script.task('SUBMITTED');
-    await words(script, 'Watched work begins. ');
+    // The first sentence goes out with the task, at once: an observer learns of the task only from
+    // it, so it attaches after the whole sentence and finds it in the task it attaches to, never
+    // as live updates — what each observer sees does not depend on how fast it attached.
+    for (const word of 'Watched work begins. '.split(/(?<= )/)) script.text(word);
     await script.untilAttached(controls.watch.observers, controls.watch.timeoutMs);
     await words(script, 'Observers see this part. ');
     await end(script, secondWord(input.text));
