@@ -112,7 +112,7 @@ async function main(): Promise<void> {
   for (const scenario of [...SCENARIOS, 'silence']) {
     expected.set(
       scenario,
-      (await scenarioTurn(url, scenario, thread())).map((outcome) => typeCounts(outcome.types)),
+      (await scenarioTurn(url, scenario, thread())).map((outcome) => typeCounts(outcome)),
     );
   }
   const healthIdle: number[] = [];
@@ -130,9 +130,9 @@ async function main(): Promise<void> {
         refused += 1;
         return;
       }
-      if (!outcome.terminal || typeCounts(outcome.types) !== want[index]) {
+      if (!outcome.terminal || typeCounts(outcome) !== want[index]) {
         lost += 1;
-        if (lossSamples.length < 3) lossSamples.push(`${scenario}[${index}]: got ${typeCounts(outcome.types)}; alone ${want[index]}`);
+        if (lossSamples.length < 3) lossSamples.push(`${scenario}[${index}]: got ${typeCounts(outcome)}; alone ${want[index]}`);
       }
     });
   };

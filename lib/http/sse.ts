@@ -8,6 +8,7 @@
 import { errorFields } from '../core/error-fields.js';
 import type { Logger } from '../core/ports.js';
 import type { AguiEvent } from '../core/translate/events.js';
+import { DeltaMerge } from './delta-merge.js';
 import { SseSource, sseSourceResponse } from './sse-source.js';
 
 /** No `connection` header: Function Compute forbids a function to set one (docs/protocol.md §1.5). */
@@ -25,6 +26,11 @@ export interface SseOptions {
   logger: Logger;
   /** The request's own signal (the Node shell aborts it when the socket closes). */
   requestSignal: AbortSignal;
+}
+
+/** One SSE record (docs/protocol.md §4.1). */
+function record(event: object): string {
+  return `data: ${JSON.stringify(event)}\n\n`;
 }
 
 /** Shared by every stream: encoding holds no state. */
@@ -61,11 +67,17 @@ export function sseResponse(run: RunBody, options: SseOptions): Response {
   // and promise jobs are done (setImmediate). A kernel chunk often holds many deltas, and one
   // socket write and one encoding per burst instead of per event was the largest part of the
   // adapter's own cost per delta; a lone event waits for nothing (docs/architecture.md §2.3).
+  // Within a gathered burst, consecutive deltas of one message or tool call merge (delta-merge.ts).
   let gathered: string | undefined;
+  const merge = new DeltaMerge();
+  const gather = (event: object): void => {
+    gathered += record(event);
+  };
   const send = (text: string): void => {
     if (source.open) source.push(encoder.encode(text));
   };
   const flush = (): void => {
+    merge.release(gather);
     const text = gathered;
     gathered = undefined;
     if (text) send(text);
@@ -73,6 +85,7 @@ export function sseResponse(run: RunBody, options: SseOptions): Response {
   const write = (text: string): void => {
     if (!source.open) return;
     if (gathered !== undefined) {
+      merge.release(gather);
       gathered += text;
       return;
     }
@@ -81,6 +94,9 @@ export function sseResponse(run: RunBody, options: SseOptions): Response {
     lastWrite = performance.now();
     setImmediate(flush);
   };
+  const emit = (event: AguiEvent): void => {
+    if (gathered === undefined || !source.open || !merge.offer(event, gather)) write(record(event));
+  };
   const beat = (): void => {
     // A timer may fire a fraction of a millisecond before its delay by performance.now().
     const quiet = performance.now() - lastWrite >= heartbeatMs - 1;
@@ -88,7 +104,7 @@ export function sseResponse(run: RunBody, options: SseOptions): Response {
     if (source.open) heartbeat = setTimeout(beat, quiet ? heartbeatMs : heartbeatMs - (performance.now() - lastWrite));
   };
   heartbeat = setTimeout(beat, heartbeatMs);
-  run((event) => write(`data: ${JSON.stringify(event)}\n\n`), aborting.signal)
+  run(emit, aborting.signal)
     .catch((error: unknown) => options.logger.error('run failed unexpectedly', { error: errorFields(error) }))
     .finally(() => {
       clearTimeout(heartbeat);

@@ -1,6 +1,7 @@
 /** Streams as the soak drives them: one run (and the resumes its interrupts call for), read to its end. */
 import { once } from 'node:events';
 import { connect } from 'node:net';
+import { DELTA_OWNERS } from '../../lib/http/delta-merge.js';
 import { parseSseEvents } from '../support/sse-events.js';
 
 let counter = 0;
@@ -22,8 +23,13 @@ export function runInput(text: string, threadId: string, resume?: unknown[]): Re
 
 export interface StreamOutcome {
   status: number;
-  /** Event types in order. */
+  /**
+   * Event types in order, a run of consecutive deltas of one message or tool call counted once:
+   * how many events such deltas arrive in depends on timing (docs/protocol.md §4.1).
+   */
   types: string[];
+  /** Characters of every delta together: what the merged deltas must still add up to. */
+  deltaChars: number;
   /** The terminal event (RUN_FINISHED or RUN_ERROR), when there was one. */
   terminal: Record<string, unknown> | undefined;
 }
@@ -34,7 +40,21 @@ export async function postRun(url: string, body: unknown, signal?: AbortSignal):
   const events = response.status === 200 ? parseSseEvents(raw) : [];
   const last = events.at(-1);
   const terminal = last && (last.type === 'RUN_FINISHED' || last.type === 'RUN_ERROR') ? last : undefined;
-  return { outcome: { status: response.status, types: events.map((event) => event.type), terminal }, events };
+  return { outcome: { status: response.status, ...typesOf(events), terminal }, events };
+}
+
+function typesOf(events: Array<Record<string, unknown> & { type: string }>): Pick<StreamOutcome, 'types' | 'deltaChars'> {
+  const types: string[] = [];
+  let deltaChars = 0;
+  let lastDelta: string | undefined;
+  for (const event of events) {
+    const owner = DELTA_OWNERS[event.type];
+    const delta = owner === undefined ? undefined : `${event.type} ${String(event[owner])}`;
+    if (delta === undefined || delta !== lastDelta) types.push(event.type);
+    if (delta !== undefined) deltaChars += String(event['delta']).length;
+    lastDelta = delta;
+  }
+  return { types, deltaChars };
 }
 
 /** One scenario turn: the run, then a resume answering every interrupt with allow_once, up to three times. */
@@ -52,14 +72,12 @@ export async function scenarioTurn(url: string, scenario: string, threadId: stri
   return outcomes;
 }
 
-/** Counts of each event type: what "the expected events" of a scenario are compared by. */
-export function typeCounts(types: string[]): string {
+/** Counts of each event type and the deltas' characters: what "the expected events" of a scenario are compared by. */
+export function typeCounts(outcome: Pick<StreamOutcome, 'types' | 'deltaChars'>): string {
   const counts = new Map<string, number>();
-  for (const type of types) counts.set(type, (counts.get(type) ?? 0) + 1);
-  return [...counts.entries()]
-    .sort(([a], [b]) => a.localeCompare(b))
-    .map(([type, count]) => `${type}×${count}`)
-    .join(' ');
+  for (const type of outcome.types) counts.set(type, (counts.get(type) ?? 0) + 1);
+  const byType = [...counts.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([type, count]) => `${type}×${count}`);
+  return [...byType, `delta characters×${outcome.deltaChars}`].join(' ');
 }
 
 /**

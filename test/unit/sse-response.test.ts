@@ -84,30 +84,105 @@ describe('the SSE response of a run', () => {
   });
 });
 
+/** Reads a body chunk by chunk, each chunk as its list of records. */
+function chunksOf(response: Response): { next: () => Promise<string[]>; rest: () => Promise<string[]> } {
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+  const decoder = new TextDecoder();
+  const records = (value: Uint8Array | undefined): string[] => decoder.decode(value).split('\n\n').filter(Boolean);
+  return {
+    next: async () => records((await reader.read()).value),
+    rest: async () => {
+      const rest: string[] = [];
+      for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) rest.push(...records(chunk.value));
+      return rest;
+    },
+  };
+}
+
+const eventOf = (record: string): Record<string, unknown> => JSON.parse(record.slice('data: '.length)) as Record<string, unknown>;
+const deltaOf = (record: string): unknown => eventOf(record)['delta'];
+const quietMoment = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
 describe('the chunks an SSE response is written in', () => {
   it('sends an event that follows a quiet moment at once and gathers the rest of its burst into one chunk, in order', async () => {
     const { response, emit, finish } = openRun(60_000);
-    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-    const decoder = new TextDecoder();
-    const nextChunk = async (): Promise<string[]> => {
-      const { value } = await reader.read();
-      return decoder.decode(value).split('\n\n').filter(Boolean);
-    };
-    const delta = (record: string): string => (JSON.parse(record.slice('data: '.length)) as { delta: string }).delta;
-    // A burst in one turn of the event loop, as a kernel chunk full of deltas makes.
-    for (const letter of ['a', 'b', 'c', 'd']) emit(text(letter));
-    expect((await nextChunk()).map(delta)).toEqual(['a']);
-    expect((await nextChunk()).map(delta)).toEqual(['b', 'c', 'd']);
+    const chunks = chunksOf(response);
+    const tool = (name: string) => ({ type: 'TOOL_CALL_START', toolCallId: name, toolCallName: name }) as unknown as AguiEvent;
+    // A burst in one turn of the event loop, as a kernel chunk full of signals makes.
+    emit(text('a'));
+    emit(tool('b'));
+    emit(tool('c'));
+    emit(tool('d'));
+    expect((await chunks.next()).map(deltaOf)).toEqual(['a']);
+    expect((await chunks.next()).map((record) => eventOf(record)['toolCallId'])).toEqual(['b', 'c', 'd']);
     // Quiet again: the next event waits for nothing.
-    await new Promise((resolve) => setImmediate(resolve));
+    await quietMoment();
     emit(text('e'));
-    expect((await nextChunk()).map(delta)).toEqual(['e']);
+    expect((await chunks.next()).map(deltaOf)).toEqual(['e']);
     // What is gathered when the run ends still goes out, before the end.
-    emit(text('f'));
-    emit(text('g'));
+    emit(tool('f'));
+    emit(tool('g'));
     finish();
-    const rest: string[] = [];
-    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) rest.push(...decoder.decode(chunk.value).split('\n\n').filter(Boolean));
-    expect(rest.map(delta)).toEqual(['f', 'g']);
+    expect((await chunks.rest()).map((record) => eventOf(record)['toolCallId'])).toEqual(['f', 'g']);
+  });
+});
+
+describe('the deltas of a burst (docs/protocol.md §4.2)', () => {
+  const delta = (type: string, owner: Record<string, string>, value: string, timestamp = 1) => ({ type, timestamp, ...owner, delta: value }) as unknown as AguiEvent;
+
+  it("go out as one event per message when they follow each other, with the first delta's fields, leaving the emitted events unchanged", async () => {
+    const { response, emit, finish } = openRun(60_000);
+    const chunks = chunksOf(response);
+    const emitted = ['Fast ', 'answer ', 'for ', 'you.'].map((value, index) => delta('TEXT_MESSAGE_CONTENT', { messageId: 'm' }, value, 100 + index));
+    for (const event of emitted) emit(event);
+    // The first delta followed a quiet moment: it went out alone, at once; the rest merged.
+    expect(await chunks.next()).toEqual(['data: {"type":"TEXT_MESSAGE_CONTENT","timestamp":100,"messageId":"m","delta":"Fast "}']);
+    expect(await chunks.next()).toEqual(['data: {"type":"TEXT_MESSAGE_CONTENT","timestamp":101,"messageId":"m","delta":"answer for you."}']);
+    expect(emitted.map((event) => (event as unknown as { delta: string }).delta)).toEqual(['Fast ', 'answer ', 'for ', 'you.']);
+    finish();
+    expect(await chunks.rest()).toEqual([]);
+  });
+
+  it("stay apart across messages, tool calls, kinds of delta and any other event, in order; a tool call's argument deltas merge too", async () => {
+    const { response, emit, finish } = openRun(60_000);
+    const chunks = chunksOf(response);
+    emit({ type: 'RUN_STARTED', threadId: 't', runId: 'r' } as unknown as AguiEvent);
+    for (const event of [
+      delta('TEXT_MESSAGE_CONTENT', { messageId: 'm' }, 'a'),
+      delta('TEXT_MESSAGE_CONTENT', { messageId: 'm' }, 'b'),
+      delta('TEXT_MESSAGE_CONTENT', { messageId: 'n' }, 'c'),
+      delta('REASONING_MESSAGE_CONTENT', { messageId: 'n' }, 'd'),
+      delta('REASONING_MESSAGE_CONTENT', { messageId: 'n' }, 'e'),
+      { type: 'TEXT_MESSAGE_END', messageId: 'm' } as unknown as AguiEvent,
+      delta('TEXT_MESSAGE_CONTENT', { messageId: 'm' }, 'f'),
+      delta('TOOL_CALL_ARGS', { toolCallId: 't1' }, '{"a":'),
+      delta('TOOL_CALL_ARGS', { toolCallId: 't1' }, '1}'),
+      delta('TOOL_CALL_ARGS', { toolCallId: 't2' }, '{}'),
+    ])
+      emit(event);
+    await chunks.next();
+    const burst = (await chunks.next()).map(eventOf);
+    expect(burst.map((event) => [event['type'], event['messageId'] ?? event['toolCallId'], event['delta']])).toEqual([
+      ['TEXT_MESSAGE_CONTENT', 'm', 'ab'],
+      ['TEXT_MESSAGE_CONTENT', 'n', 'c'],
+      ['REASONING_MESSAGE_CONTENT', 'n', 'de'],
+      ['TEXT_MESSAGE_END', 'm', undefined],
+      ['TEXT_MESSAGE_CONTENT', 'm', 'f'],
+      ['TOOL_CALL_ARGS', 't1', '{"a":1}'],
+      ['TOOL_CALL_ARGS', 't2', '{}'],
+    ]);
+    finish();
+    await chunks.rest();
+  });
+
+  it('held at the end of the run still go out, merged, before the end', async () => {
+    const { response, emit, finish } = openRun(60_000);
+    const chunks = chunksOf(response);
+    emit(text('a'));
+    emit(text('b'));
+    emit(text('c'));
+    finish();
+    expect((await chunks.next()).map(deltaOf)).toEqual(['a']);
+    expect((await chunks.rest()).map(deltaOf)).toEqual(['bc']);
   });
 });
