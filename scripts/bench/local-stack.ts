@@ -2,6 +2,8 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { SendMessageRequest } from '@a2a-js/sdk';
+import { type Client, ClientFactory } from '@a2a-js/sdk/client';
 import { SdkA2AKernel } from '../../lib/adapters/a2a-kernel/sdk-kernel.js';
 import { FileThreadStore } from '../../lib/adapters/file-store/file-store.js';
 import { SharpImageCodec } from '../../lib/adapters/image/sharp-codec.js';
@@ -18,6 +20,13 @@ import { createApp } from '../../lib/http/app.js';
 export interface BenchStack {
   emulator: A2AEmulator;
   kernel: SdkA2AKernel;
+  /**
+   * The baseline's client: @a2a-js/sdk as it comes (its ClientFactory, the JSON-RPC transport over
+   * the global fetch) — what any client reading the kernel directly pays. Not the adapter's own
+   * kernel client (`kernel`), which is tuned for the adapter (kernel-event-stream.ts): a baseline
+   * must not move when the code under measurement does.
+   */
+  direct: Client;
   server: RunningServer;
   close(): Promise<void>;
 }
@@ -46,9 +55,11 @@ export async function startBenchStack(store?: ThreadStore): Promise<BenchStack> 
     versions,
   });
   const server = await listen(app, silentLogger, '127.0.0.1', 0);
+  const direct = await new ClientFactory().createFromUrl(emulator.url);
   return {
     emulator,
     kernel,
+    direct,
     server,
     async close() {
       await server.close();
@@ -81,7 +92,8 @@ export async function postTurn(url: string, body: unknown): Promise<number> {
 
 /**
  * The baseline of every turn figure: the same message sent straight to the kernel with @a2a-js/sdk
- * and its stream read to the end; `onText` sees each streamed status text as it arrives.
+ * as it comes (`BenchStack.direct`) and its stream read to the end; `onText` sees each streamed
+ * status text as it arrives.
  */
 export async function readDirect(stack: BenchStack, text: string | WirePart[], onText: (text: string) => void = () => undefined): Promise<void> {
   const params = sendParams({
@@ -91,8 +103,8 @@ export async function readDirect(stack: BenchStack, text: string | WirePart[], o
     parts: typeof text === 'string' ? [{ text }] : text,
     iacCode: iacCodeMetadata({ schemaVersion: 1, rosInvocationId: 'bench', cwd: '/workspace/bench' }, '/workspace/bench', 'en'),
   });
-  for await (const item of stack.kernel.sendStreamingMessage(params)) {
-    const parts = item.statusUpdate?.status?.message?.parts;
-    if (parts) for (const part of parts) if (typeof part.text === 'string') onText(part.text);
+  for await (const { payload } of stack.direct.sendMessageStream(SendMessageRequest.fromJSON(params))) {
+    if (payload?.$case !== 'statusUpdate') continue;
+    for (const part of payload.value.status?.message?.parts ?? []) if (part.content?.$case === 'text') onText(part.content.value);
   }
 }
