@@ -3,7 +3,8 @@
  * translates each into AG-UI events and writes it to the caller's SSE body.
  *
  * - throughput: 20,000 deltas through the adapter (HTTP POST → SSE read to the end) against the same
- *   stream read straight from the kernel with @a2a-js/sdk (what any client of the kernel pays);
+ *   stream read straight from the kernel with @a2a-js/sdk as it comes (what any client of the
+ *   kernel pays; local-stack.ts `readDirect`);
  * - added latency per event: deltas paced so that none waits behind another, each carrying the
  *   moment the kernel published it; the reader notes when it arrives. p99 through the adapter
  *   against p99 read directly; the difference is what the adapter adds.
@@ -130,7 +131,7 @@ export async function benchRelay(stack: BenchStack, runs = 11): Promise<RelayFig
       'ms',
       median(viaAdapter),
       median(direct),
-      `median of ${runs}; baseline: the same stream read from the kernel directly with @a2a-js/sdk`,
+      `median of ${runs}, each run after a collection; baseline: the same stream read from the kernel directly with @a2a-js/sdk as it comes (ClientFactory, fetch)`,
     ),
     latency: compare(
       'latency per event, p99',
