@@ -175,6 +175,26 @@ describe('the deltas of a burst (docs/protocol.md §4.2)', () => {
     await chunks.rest();
   });
 
+  it('held when a heartbeat is due go out before it', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    try {
+      const { response, emit, finish } = openRun(1_000);
+      const chunks = chunksOf(response);
+      emit(text('a'));
+      emit(text('b'));
+      emit(text('c'));
+      // The heartbeat's timer fires within the burst's turn (the loop was held up for a whole
+      // interval), before the gathered records go out: the held deltas still come first.
+      vi.advanceTimersByTime(1_000);
+      expect((await chunks.next()).map(deltaOf)).toEqual(['a']);
+      expect(await chunks.next()).toEqual(['data: {"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"bc"}', ': heartbeat']);
+      finish();
+      expect(await chunks.rest()).toEqual([]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('held at the end of the run still go out, merged, before the end', async () => {
     const { response, emit, finish } = openRun(60_000);
     const chunks = chunksOf(response);
