@@ -1,6 +1,6 @@
 /**
  * Consecutive content deltas of one message or tool call, gathered in one burst, go out as one
- * event (docs/protocol.md §4.2): AG-UI defines a message's text (and a tool call's arguments) as the
+ * event (docs/protocol.md §4.1): AG-UI defines a message's text (and a tool call's arguments) as the
  * concatenation of its deltas, so `"Fast "` + `"answer."` and `"Fast answer."` are the same message
  * to every client, while a burst of 250 two-character deltas costs a browser 250 parses and renders.
  * Only what is already gathered merges: a delta that follows a quiet moment still goes out alone,

@@ -100,7 +100,7 @@ export async function benchRelay(stack: BenchStack, runs = 11): Promise<RelayFig
   await readSse(stack.server.url, turnBody('relay'), () => undefined);
   await readDirect(stack, 'relay', () => undefined);
   for (let run = 0; run < runs; run += 1) {
-    // Deltas of one burst may go out merged (docs/protocol.md §4.2): what must arrive is all the text.
+    // Deltas of one burst may go out merged (docs/protocol.md §4.1): what must arrive is all the text.
     let relayed = 0;
     collectGarbage();
     let started = performance.now();

@@ -189,7 +189,7 @@ describe('a normal turn', () => {
   it('maps raw thinking to REASONING_* closed before the text starts, ignoring other thinking types', async () => {
     const { sse } = await stack.run(runBody({ text: 'thinking' }));
     const kinds = types(sse).filter((kind) => kind.startsWith('REASONING') || kind.startsWith('TEXT_MESSAGE_START'));
-    // The two reasoning deltas may arrive merged into one event (docs/protocol.md §4.2).
+    // The two reasoning deltas may arrive merged into one event (docs/protocol.md §4.1).
     expect(kinds.filter((kind, index) => kind !== kinds[index - 1])).toEqual([
       'REASONING_START',
       'REASONING_MESSAGE_START',
@@ -214,7 +214,7 @@ describe('a normal turn', () => {
     const { sse } = await stack.run(runBody({ text: 'burst' }));
     const contents = sse.events.filter((event) => event.type === 'TEXT_MESSAGE_CONTENT');
     expect(contents.map((event) => event['delta']).join('')).toBe(words.join(''));
-    // The kernel's chunks carry many deltas each; one event per delta would be 2,000 (docs/protocol.md §4.2).
+    // The kernel's chunks carry many deltas each; one event per delta would be 2,000 (docs/protocol.md §4.1).
     expect(contents.length).toBeLessThan(words.length / 10);
     expect(new Set(contents.map((event) => event['messageId'])).size).toBe(1);
     await assertValidAgUiStream(sse.events);

@@ -3,7 +3,7 @@ import { silentLogger } from '../../lib/adapters/logger.js';
 import type { AguiEvent } from '../../lib/core/translate/events.js';
 import { sseResponse } from '../../lib/http/sse.js';
 
-/** Reads a body into `into` record by record as it arrives (the SSE framing of docs/protocol.md §4.2). */
+/** Reads a body into `into` record by record as it arrives (the SSE framing of docs/protocol.md §4.1). */
 function collect(response: Response, into: string[]): Promise<void> {
   return (async () => {
     const decoder = new TextDecoder();
@@ -127,7 +127,7 @@ describe('the chunks an SSE response is written in', () => {
   });
 });
 
-describe('the deltas of a burst (docs/protocol.md §4.2)', () => {
+describe('the deltas of a burst (docs/protocol.md §4.1)', () => {
   const delta = (type: string, owner: Record<string, string>, value: string, timestamp = 1) => ({ type, timestamp, ...owner, delta: value }) as unknown as AguiEvent;
 
   it("go out as one event per message when they follow each other, with the first delta's fields, leaving the emitted events unchanged", async () => {
