@@ -20,7 +20,13 @@ export async function benchTurns(): Promise<Comparison[]> {
       () => readDirect(stack, 'fast'),
     );
     results.push(
-      compare('normal turn latency (file store, new thread)', 'ms', adapter, kernel, 'median of 40 pairs; baseline: the same turn sent to the kernel directly with @a2a-js/sdk as it comes (ClientFactory, fetch)'),
+      compare(
+        'normal turn latency (file store, new thread)',
+        'ms',
+        adapter,
+        kernel,
+        'median of 40 pairs; baseline: the same turn sent to the kernel directly with @a2a-js/sdk as it comes (ClientFactory, fetch)',
+      ),
     );
     const thread = `bench-existing-${process.pid}`;
     await postTurn(stack.server.url, turnBody('fast', thread));
