@@ -1,5 +1,5 @@
 /**
- * The bytes of an SSE response as a push-style source (docs/protocol.md §4.2): the run pushes its
+ * The bytes of an SSE response as a push-style source (docs/protocol.md §4.1): the run pushes its
  * records, one reader takes them. A runtime shell that finds the source on the app's Response
  * (`sseSourceOf`) attaches its socket to it directly, so an idle live stream holds no Web
  * ReadableStream, reader or pending read promise (docs/architecture.md §2); anyone else (tests,

@@ -19,12 +19,11 @@ import { createApp } from '../../lib/http/app.js';
 
 export interface BenchStack {
   emulator: A2AEmulator;
-  kernel: SdkA2AKernel;
   /**
    * The baseline's client: @a2a-js/sdk as it comes (its ClientFactory, the JSON-RPC transport over
    * the global fetch) — what any client reading the kernel directly pays. Not the adapter's own
-   * kernel client (`kernel`), which is tuned for the adapter (kernel-event-stream.ts): a baseline
-   * must not move when the code under measurement does.
+   * kernel client (SdkA2AKernel), which is tuned for the adapter (kernel-event-stream.ts): a
+   * baseline must not move when the code under measurement does.
    */
   direct: Client;
   server: RunningServer;
@@ -58,7 +57,6 @@ export async function startBenchStack(store?: ThreadStore): Promise<BenchStack> 
   const direct = await new ClientFactory().createFromUrl(emulator.url);
   return {
     emulator,
-    kernel,
     direct,
     server,
     async close() {
