@@ -24,7 +24,7 @@ import { buildFunctions, PROJECT_ROOT } from '../build.js';
 import { fcLocalSpawnPlan, localCommand, type SpawnPlan } from '../fc/fc-local-process.js';
 import { localFcRuntime } from '../fc/render-s-yaml.js';
 import { benchLiveStreams, type LiveStreamFigures } from './live-streams.js';
-import { type Comparison, compare, median } from './measure.js';
+import { type Comparison, compare, median, pairSpread } from './measure.js';
 import type { SizeFigure } from './report.js';
 
 /** A free loopback port: a developer's `npm run local:fc` may hold FC's 9000. */
@@ -149,7 +149,7 @@ export async function benchFunctionCompute(options: { runs?: number; liveStreams
         'ms',
         median(samples),
         median(bare),
-        `median of ${runs}, Node ${node}, s.yaml's command and environment (OSS store); baseline: a bare node:http server spawned the same way (same Node, folder, environment, pipes), runs alternating`,
+        `median of ${runs}, ${pairSpread(samples, bare)}, Node ${node}, s.yaml's command and environment (OSS store); baseline: a bare node:http server spawned the same way (same Node, folder, environment, pipes), runs alternating`,
       ),
     };
   } finally {

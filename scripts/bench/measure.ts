@@ -40,8 +40,8 @@ export async function timeMedian(runs: number, warmup: number, body: () => Promi
   return median(samples);
 }
 
-/** Median milliseconds of `a` and of `b`, run in turn (a b a b …) after `warmup` unmeasured pairs. */
-export async function pairedMedians(runs: number, warmup: number, a: () => Promise<unknown>, b: () => Promise<unknown>): Promise<[number, number]> {
+/** Milliseconds of each run of `a` and of `b`, run in turn (a b a b …) after `warmup` unmeasured pairs. */
+export async function pairedSamples(runs: number, warmup: number, a: () => Promise<unknown>, b: () => Promise<unknown>): Promise<[number[], number[]]> {
   for (let i = 0; i < warmup; i += 1) {
     await a();
     await b();
@@ -56,5 +56,17 @@ export async function pairedMedians(runs: number, warmup: number, a: () => Promi
     await b();
     second.push(performance.now() - started);
   }
-  return [median(first), median(second)];
+  return [first, second];
+}
+
+/**
+ * How far the ratio moves from pair to pair: the middle half (first to third quartile) of the ratios
+ * of runs made one after the other, for the note of a figure whose verdict the machine's noise can
+ * turn (docs/architecture.md §9.6). `values[i]` and `baselines[i]` are one pair.
+ */
+export function pairSpread(values: readonly number[], baselines: readonly number[]): string {
+  if (values.length === 0 || values.length !== baselines.length) throw new Error('pairSpread needs as many values as baselines, at least one');
+  const ratios = values.map((value, i) => value / (baselines[i] as number));
+  const quartile = (fraction: number): string => percentile(ratios, fraction).toFixed(2);
+  return `pairs' ratios ${quartile(0.25)}–${quartile(0.75)}×, middle half`;
 }

@@ -14,7 +14,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Scenario } from '../../lib/emulators/a2a/scenarios.js';
 import { type BenchStack, readDirect, turnBody } from './local-stack.js';
-import { type Comparison, compare, median, percentile } from './measure.js';
+import { type Comparison, compare, median, pairSpread, percentile } from './measure.js';
 
 export const RELAY_DELTAS = 20_000;
 const RELAY_DELTA = 'x ';
@@ -135,7 +135,7 @@ export async function benchRelay(stack: BenchStack, runs = 11): Promise<RelayFig
       'ms',
       median(viaAdapter),
       median(direct),
-      `median of ${runs}, each run after a collection; baseline: the same stream read from the kernel directly with @a2a-js/sdk as it comes (ClientFactory, fetch)`,
+      `median of ${runs}, each run after a collection, ${pairSpread(viaAdapter, direct)}; baseline: the same stream read from the kernel directly with @a2a-js/sdk as it comes (ClientFactory, fetch)`,
     ),
     latency: compare(
       'latency per event, p99',

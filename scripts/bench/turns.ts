@@ -7,13 +7,13 @@
 import type { WirePart } from '../../lib/core/a2a/wire-types.js';
 import { photoLikePng } from '../../test/support/images.js';
 import { postTurn, readDirect, startBenchStack, turnBody } from './local-stack.js';
-import { type Comparison, compare, pairedMedians, timeMedian } from './measure.js';
+import { type Comparison, compare, median, pairedSamples, pairSpread, timeMedian } from './measure.js';
 
 export async function benchTurns(): Promise<Comparison[]> {
   const stack = await startBenchStack();
   try {
     const results: Comparison[] = [];
-    const [adapter, kernel] = await pairedMedians(
+    const [adapter, kernel] = await pairedSamples(
       40,
       5,
       () => postTurn(stack.server.url, turnBody('fast')),
@@ -23,21 +23,27 @@ export async function benchTurns(): Promise<Comparison[]> {
       compare(
         'normal turn latency (file store, new thread)',
         'ms',
-        adapter,
-        kernel,
-        'median of 40 pairs; baseline: the same turn sent to the kernel directly with @a2a-js/sdk as it comes (ClientFactory, fetch)',
+        median(adapter),
+        median(kernel),
+        `median of 40 pairs, ${pairSpread(adapter, kernel)}; baseline: the same turn sent to the kernel directly with @a2a-js/sdk as it comes (ClientFactory, fetch)`,
       ),
     );
     const thread = `bench-existing-${process.pid}`;
     await postTurn(stack.server.url, turnBody('fast', thread));
-    const [existing, kernelAgain] = await pairedMedians(
+    const [existing, kernelAgain] = await pairedSamples(
       40,
       5,
       () => postTurn(stack.server.url, turnBody('fast', thread)),
       () => readDirect(stack, 'fast'),
     );
     results.push(
-      compare('normal turn latency (file store, existing thread)', 'ms', existing, kernelAgain, 'median of 40 pairs; baseline: the same turn sent to the kernel directly'),
+      compare(
+        'normal turn latency (file store, existing thread)',
+        'ms',
+        median(existing),
+        median(kernelAgain),
+        `median of 40 pairs, ${pairSpread(existing, kernelAgain)}; baseline: the same turn sent to the kernel directly`,
+      ),
     );
 
     // 8 MiB of photo-like PNG: it cannot take the fast path, so the adapter shrinks it to JPEG.
