@@ -16,7 +16,6 @@ export const DELTA_OWNERS: Readonly<Record<string, 'messageId' | 'toolCallId'>> 
 };
 
 interface HeldDelta {
-  type: string;
   owner: string;
   /** A copy of the burst's first delta event (the emitted event is never changed), its timestamp kept. */
   event: Record<string, unknown>;
@@ -27,35 +26,38 @@ interface HeldDelta {
 export class DeltaMerge {
   private held: HeldDelta | undefined;
 
+  /** `release` takes each held delta when it goes out, every delta merged into it. */
+  constructor(private readonly release: (event: Record<string, unknown>) => void) {}
+
   /**
    * Takes one event of the burst: true if it was merged into (or is now) the held delta; false if
-   * it cannot merge, in which case the held delta has been released first through `release`.
+   * it cannot merge, in which case the held delta has been released first.
    */
-  offer(event: AguiEvent, release: (event: Record<string, unknown>) => void): boolean {
+  offer(event: AguiEvent): boolean {
     const ownerField = DELTA_OWNERS[event.type];
     const fields = event as unknown as Record<string, unknown>;
     const owner = ownerField === undefined ? undefined : fields[ownerField];
     const delta = fields['delta'];
     if (typeof owner !== 'string' || typeof delta !== 'string') {
-      this.release(release);
+      this.flush();
       return false;
     }
     const held = this.held;
-    if (held !== undefined && held.type === event.type && held.owner === owner) {
+    if (held !== undefined && held.event['type'] === event.type && held.owner === owner) {
       held.delta += delta;
       return true;
     }
-    this.release(release);
-    this.held = { type: event.type, owner, event: { ...fields }, delta };
+    this.flush();
+    this.held = { owner, event: { ...fields }, delta };
     return true;
   }
 
-  /** Hands on the held delta, if any, with every delta merged into it. */
-  release(release: (event: Record<string, unknown>) => void): void {
+  /** Releases the held delta, if any. */
+  flush(): void {
     const held = this.held;
     if (held === undefined) return;
     this.held = undefined;
     held.event['delta'] = held.delta;
-    release(held.event);
+    this.release(held.event);
   }
 }

@@ -69,15 +69,14 @@ export function sseResponse(run: RunBody, options: SseOptions): Response {
   // adapter's own cost per delta; a lone event waits for nothing (docs/architecture.md §2.3).
   // Within a gathered burst, consecutive deltas of one message or tool call merge (delta-merge.ts).
   let gathered: string | undefined;
-  const merge = new DeltaMerge();
-  const gather = (event: object): void => {
+  const merge = new DeltaMerge((event) => {
     gathered += record(event);
-  };
+  });
   const send = (text: string): void => {
     if (source.open) source.push(encoder.encode(text));
   };
   const flush = (): void => {
-    merge.release(gather);
+    merge.flush();
     const text = gathered;
     gathered = undefined;
     if (text) send(text);
@@ -85,7 +84,7 @@ export function sseResponse(run: RunBody, options: SseOptions): Response {
   const write = (text: string): void => {
     if (!source.open) return;
     if (gathered !== undefined) {
-      merge.release(gather);
+      merge.flush();
       gathered += text;
       return;
     }
@@ -95,7 +94,7 @@ export function sseResponse(run: RunBody, options: SseOptions): Response {
     setImmediate(flush);
   };
   const emit = (event: AguiEvent): void => {
-    if (gathered === undefined || !source.open || !merge.offer(event, gather)) write(record(event));
+    if (gathered === undefined || !source.open || !merge.offer(event)) write(record(event));
   };
   const beat = (): void => {
     // A timer may fire a fraction of a millisecond before its delay by performance.now().
