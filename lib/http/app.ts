@@ -128,21 +128,18 @@ async function dispatch(request: Request, signal: AbortSignal, deps: RouteDeps, 
   const methodNotAllowed = (methods: string) =>
     errorResponse(new AdapterError('METHOD_NOT_ALLOWED', 'methodNotAllowed'), language, { allow: preflights ? `${methods}, OPTIONS` : methods });
   const route = async (allowed: string, handle: () => Promise<Response> | Response): Promise<Response> => (request.method === allowed ? handle() : methodNotAllowed(allowed));
+  // HEAD is GET without the body (docs/protocol.md §1.1).
+  const readRoute = async (handle: () => Promise<Response> | Response): Promise<Response> => {
+    if (request.method === 'HEAD') return withoutBody(await handle());
+    return request.method === 'GET' ? handle() : methodNotAllowed('GET, HEAD');
+  };
   try {
     // Preflights are open (no bearer token: browsers never send one on OPTIONS), docs/protocol.md §1.5.
     if (request.method === 'OPTIONS' && preflights) return preflightResponse(request, corsOrigins);
-    // HEAD is GET without the body, here and on the console (docs/protocol.md §1.1).
-    if (url.pathname === '/health') {
-      if (request.method === 'HEAD') return withoutBody(health(deps));
-      return request.method === 'GET' ? health(deps) : await methodNotAllowed('GET, HEAD');
-    }
+    if (url.pathname === '/health') return await readRoute(() => health(deps));
     if (url.pathname === '/') return await route('POST', async () => (await postRoutes()).handleRun(request, signal, deps, logger));
     const consoleRoute = deps.console;
-    if (consoleRoute && (url.pathname === '/console' || url.pathname.startsWith('/console/'))) {
-      const page = async (): Promise<Response> => (await consoleRoute(url.pathname)) ?? notFound();
-      if (request.method === 'HEAD') return withoutBody(await page());
-      return request.method === 'GET' ? await page() : await methodNotAllowed('GET, HEAD');
-    }
+    if (consoleRoute && (url.pathname === '/console' || url.pathname.startsWith('/console/'))) return await readRoute(async () => (await consoleRoute(url.pathname)) ?? notFound());
     const cancel = CANCEL_PATH.exec(url.pathname);
     if (cancel) {
       const executionId = safeDecode(cancel[1] as string);
