@@ -2,6 +2,11 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SseEventScanner, trimmedSseBody } from '../../lib/adapters/a2a-kernel/sse-history-trim.js';
 
+/** The trimmed body of a Web stream's bytes, read through the stream's own reader. */
+function trimmed(source: ReadableStream<Uint8Array>, onTaskId?: (taskId: string) => void): ReadableStream<Uint8Array> {
+  return trimmedSseBody(source.getReader(), onTaskId);
+}
+
 async function pipe(chunks: string[], onTaskId?: (taskId: string) => void): Promise<string> {
   const source = new ReadableStream<Uint8Array>({
     start(controller) {
@@ -9,7 +14,7 @@ async function pipe(chunks: string[], onTaskId?: (taskId: string) => void): Prom
       controller.close();
     },
   });
-  return new Response(trimmedSseBody(source, onTaskId)).text();
+  return new Response(trimmed(source, onTaskId)).text();
 }
 
 /** `text` in pieces of `size` characters. */
@@ -44,7 +49,7 @@ describe('trimming echoed user history from large SSE events', () => {
             controller.close();
           },
         });
-        expect(await new Response(trimmedSseBody(source)).text()).toBe(text);
+        expect(await new Response(trimmed(source)).text()).toBe(text);
       }),
     );
   });
@@ -125,7 +130,7 @@ describe('reporting the task a stream names, before the SDK parses it', () => {
         setTimeout(() => controller.error(new Error('terminated')), 20);
       },
     });
-    await expect(new Response(trimmedSseBody(source, (id) => seen.push(id))).text()).rejects.toThrow('terminated');
+    await expect(new Response(trimmed(source, (id) => seen.push(id))).text()).rejects.toThrow('terminated');
     expect(seen).toEqual(['task-cut']);
   });
 
@@ -174,21 +179,21 @@ describe('the trimmed body read as the SDK reads it, through pipeThrough(new Tex
       [withLarge, [4093, 65_536]],
     ] as const) {
       for (const cut of cuts) {
-        const asBytes = await new Response(trimmedSseBody(byteSource(bytes, cut))).text();
-        const decoded = await allText(trimmedSseBody(byteSource(bytes, cut)).pipeThrough(new TextDecoderStream()));
+        const asBytes = await new Response(trimmed(byteSource(bytes, cut))).text();
+        const decoded = await allText(trimmed(byteSource(bytes, cut)).pipeThrough(new TextDecoderStream()));
         expect(decoded).toBe(asBytes);
       }
     }
-    expect(await allText(trimmedSseBody(byteSource(withLarge, 65_536)).pipeThrough(new TextDecoderStream()))).toContain('"parts":[]');
+    expect(await allText(trimmed(byteSource(withLarge, 65_536)).pipeThrough(new TextDecoderStream()))).toContain('"parts":[]');
   });
 
   it('reports the task id on that path too, and any other transform is piped as usual', async () => {
     const seen: string[] = [];
     const bytes = new TextEncoder().encode('data: {"result":{"task":{"id":"t-1"}}}\n\n');
-    await allText(trimmedSseBody(byteSource(bytes, 4), (taskId) => seen.push(taskId)).pipeThrough(new TextDecoderStream()));
+    await allText(trimmed(byteSource(bytes, 4), (taskId) => seen.push(taskId)).pipeThrough(new TextDecoderStream()));
     expect(seen).toEqual(['t-1']);
     const upper = new TransformStream<Uint8Array, string>({ transform: (chunk, controller) => controller.enqueue(new TextDecoder().decode(chunk).toUpperCase()) });
-    expect(await allText(trimmedSseBody(byteSource(bytes, 4)).pipeThrough(upper))).toBe('DATA: {"RESULT":{"TASK":{"ID":"T-1"}}}\n\n');
+    expect(await allText(trimmed(byteSource(bytes, 4)).pipeThrough(upper))).toBe('DATA: {"RESULT":{"TASK":{"ID":"T-1"}}}\n\n');
   });
 
   it('cancelling the decoded stream cancels the kernel body', async () => {
@@ -201,7 +206,7 @@ describe('the trimmed body read as the SDK reads it, through pipeThrough(new Tex
         cancelled = reason;
       },
     });
-    const reader = trimmedSseBody(source).pipeThrough(new TextDecoderStream()).getReader();
+    const reader = trimmed(source).pipeThrough(new TextDecoderStream()).getReader();
     expect((await reader.read()).value).toBe('data: {}\n\n');
     await reader.cancel('gone');
     expect(cancelled).toBe('gone');
@@ -213,7 +218,7 @@ describe('the trimmed body read as the SDK reads it, through pipeThrough(new Tex
     const bytes = (value: string) => new TextEncoder().encode(value);
     expect(text(scanner.push(bytes('data: 1\n\ndata: 2\n\ndata: 3\n\ndata: 4')))).toEqual(['data: 1\n\ndata: 2\n\n', 'data: 3\n\n']);
     expect(text(scanner.push(bytes('\n\ndata: 5\r\n\r\n')))).toEqual(['data: 4', '\n\n', 'data: 5\r\n\r\n']);
-    const reader = trimmedSseBody(byteSource(bytes('data: a\n\ndata: b\n\n'), 64))
+    const reader = trimmed(byteSource(bytes('data: a\n\ndata: b\n\n'), 64))
       .pipeThrough(new TextDecoderStream())
       .getReader();
     expect((await reader.read()).value).toBe('data: a\n\n');

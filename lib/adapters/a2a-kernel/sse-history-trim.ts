@@ -231,19 +231,15 @@ function normalise(text: string): string {
 type NextBytes = () => Promise<{ out: Uint8Array[]; done: boolean }>;
 
 /**
- * What the trimmed body reads the kernel's bytes from, one chunk per `read`: a Web stream's reader,
- * or the kernel's HTTP response read directly (kernel-event-stream.ts).
+ * What the trimmed body reads the kernel's bytes from, one chunk per `read`: the kernel's HTTP
+ * response read directly (kernel-event-stream.ts), or any Web stream's reader.
  */
 export interface ByteReader {
   read(): Promise<{ done: true; value?: Uint8Array } | { done: false; value: Uint8Array }>;
   cancel(reason?: unknown): Promise<void>;
 }
 
-function scanned(
-  source: ReadableStream<Uint8Array> | ByteReader,
-  onTaskId: ((taskId: string) => void) | undefined,
-): { next: NextBytes; cancel: (reason?: unknown) => Promise<void> } {
-  const reader: ByteReader = source instanceof ReadableStream ? source.getReader() : source;
+function scanned(reader: ByteReader, onTaskId: ((taskId: string) => void) | undefined): { next: NextBytes; cancel: (reason?: unknown) => Promise<void> } {
   const scanner = new SseEventScanner(onTaskId);
   return {
     async next() {
@@ -303,7 +299,7 @@ function decodedOnPipe(body: ReadableStream<Uint8Array>, scan: ReturnType<typeof
 }
 
 /** `source` with large user history emptied, read only as fast as the returned stream is. */
-export function trimmedSseBody(source: ReadableStream<Uint8Array> | ByteReader, onTaskId?: (taskId: string) => void): ReadableStream<Uint8Array> {
+export function trimmedSseBody(source: ByteReader, onTaskId?: (taskId: string) => void): ReadableStream<Uint8Array> {
   const scan = scanned(source, onTaskId);
   let ended = false;
   const body = new ReadableStream<Uint8Array>(
