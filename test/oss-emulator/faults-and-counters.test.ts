@@ -207,3 +207,21 @@ describe('inspection and lifecycle', () => {
     emulator = await startOssEmulator();
   });
 });
+
+describe('per-request clock skew (OSS servers whose clocks disagree)', () => {
+  it('shifts the Date of each answer and the Last-Modified a PutObject stamps by the skew its rule gives that request', async () => {
+    const oss = client('V4');
+    const trueNow = Date.now();
+    emulator.setSkew(({ operation }) => (operation === 'PutObject' ? -20_000 : operation === 'ListObjectsV2' ? 30_000 : 0));
+    const put = await oss.put('skewed', Buffer.from('x'));
+    const listed = await oss.listV2({ prefix: 'skewed', 'max-keys': '1' }, {});
+    const read = await oss.get('skewed');
+    const seconds = (value: unknown) => Math.round((Date.parse(String(value)) - trueNow) / 1000);
+    expect(seconds((put.res.headers as Record<string, string>).date)).toBeCloseTo(-20, -1);
+    expect(seconds(listed.objects?.[0]?.lastModified)).toBeCloseTo(-20, -1);
+    expect(seconds((listed.res.headers as Record<string, string>).date)).toBeCloseTo(30, -1);
+    expect(seconds((read.res.headers as Record<string, string>).date)).toBeCloseTo(0, -1);
+    emulator.setSkew(undefined);
+    expect(seconds(((await oss.get('skewed')).res.headers as Record<string, string>).date)).toBeCloseTo(0, -1);
+  });
+});

@@ -32,11 +32,7 @@ export function quotedMd5(body: Buffer): string {
 export class BucketStore {
   private readonly buckets = new Map<string, Map<string, StoredObject>>();
 
-  /** `clock`: the server time Last-Modified is stamped with (tests may run it fast, OssEmulatorOptions.clock). */
-  constructor(
-    bucketNames: readonly string[],
-    private readonly clock: () => number = Date.now,
-  ) {
+  constructor(bucketNames: readonly string[]) {
     for (const name of bucketNames) this.buckets.set(name, new Map());
   }
 
@@ -52,14 +48,17 @@ export class BucketStore {
     return this.buckets.get(bucket)?.get(key);
   }
 
-  /** Creates or replaces the object; returns what was stored. */
-  put(bucket: string, key: string, body: Buffer, contentType: string, userMetadata: Record<string, string>): StoredObject {
+  /**
+   * Creates or replaces the object; returns what was stored. `modifiedAt` (epoch ms): the clock of
+   * the server that wrote it (OssRequest.now), truncated to the second for Last-Modified.
+   */
+  put(bucket: string, key: string, body: Buffer, contentType: string, userMetadata: Record<string, string>, modifiedAt: number): StoredObject {
     const objects = this.objectsOf(bucket);
     const stored: StoredObject = {
       body: Buffer.from(body),
       etag: quotedMd5(body),
       contentType,
-      lastModified: new Date(Math.floor(this.clock() / 1000) * 1000),
+      lastModified: new Date(Math.floor(modifiedAt / 1000) * 1000),
       userMetadata,
     };
     objects.set(key, stored);

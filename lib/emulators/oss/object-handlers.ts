@@ -49,7 +49,7 @@ export function putObject(store: BucketStore, request: OssRequest, bucket: strin
   // Check and write happen in one synchronous step: no other request can slip in between.
   if (createOnly && store.get(bucket, request.key) !== undefined) throw ossErrors.fileAlreadyExists();
   const contentType = header(request, 'content-type') ?? 'application/octet-stream';
-  const stored = store.put(bucket, request.key, request.body, contentType, userMetadata(request));
+  const stored = store.put(bucket, request.key, request.body, contentType, userMetadata(request), request.now());
   return emptyReply(200, { ETag: stored.etag, 'Content-MD5': Buffer.from(stored.etag.slice(1, -1), 'hex').toString('base64') });
 }
 

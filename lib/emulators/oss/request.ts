@@ -36,6 +36,12 @@ export interface OssRequest {
   /** Echoed as <HostId> in errors (OSS: "the same as the Host the request used"). */
   host: string;
   requestId: string;
+  /**
+   * The clock of the OSS server that serves this request (epoch ms): the emulator's clock plus this
+   * request's skew (OssEmulatorOptions.skew). It stamps the answer's `Date` and, for a write, the
+   * object's Last-Modified.
+   */
+  now: () => number;
 }
 
 export function header(request: OssRequest, name: string): string | undefined {

@@ -48,7 +48,25 @@ export interface OssEmulatorOptions {
    * signatures are still checked against the real clock.
    */
   clock?: () => number;
+  /**
+   * Per-request clock skew (ms), as if each request were served by one of OSS's many servers whose
+   * clocks disagree: added to everything that request stamps — its answer's `Date` and, for a
+   * PutObject, the object's Last-Modified. Default none. docs/state-store.md "Consistency
+   * assumptions" states the bound the driver is proven for; the adversarial suite
+   * (test/oss-store/adversarial) draws skews up to it. `setSkew` replaces it while running.
+   */
+  skew?: SkewRule;
 }
+
+/** What a skew rule sees of a request: enough to play "which server answers this". */
+export interface SkewSubject {
+  method: string;
+  operation: string;
+  /** The object key, or a listing's prefix; '' when neither applies. */
+  name: string;
+}
+
+export type SkewRule = (subject: SkewSubject) => number;
 
 export interface OssFault {
   /** HTTP method to match (any when unset). */
@@ -80,6 +98,8 @@ export interface OssEmulator {
   resetCounters(): void;
   addFault(fault: OssFault): void;
   clearFaults(): void;
+  /** Replaces the per-request skew rule (OssEmulatorOptions.skew); undefined: no skew. */
+  setSkew(rule: SkewRule | undefined): void;
   objectKeys(bucket?: string): string[];
   readObject(bucket: string, key: string): Buffer | undefined;
   close(): Promise<void>;
@@ -112,7 +132,8 @@ export async function startOssEmulator(options: OssEmulatorOptions = {}): Promis
   const bucketNames = options.buckets ?? ['agui-state'];
   const buckets = new Set(bucketNames);
   const clock = options.clock ?? Date.now;
-  const store = new BucketStore(bucketNames, clock);
+  const store = new BucketStore(bucketNames);
+  let skewRule = options.skew;
   const auth: AuthSettings = {
     credentials: options.credentials ?? [DEFAULT_CREDENTIAL],
     // ali-oss signs with the standard region id, stripping a leading "oss-" (getStandardRegion).
@@ -142,12 +163,19 @@ export async function startOssEmulator(options: OssEmulatorOptions = {}): Promis
     let request: OssRequest | undefined;
     let operation: OssOperation = 'Unsupported';
     let routingError: OssError | undefined;
+    // This request's server clock: fixed skew, moving time (a delayed answer is stamped later).
+    let skewMs = 0;
+    const now = (): number => clock() + skewMs;
     try {
       const target = resolveTarget(hostId, req.url ?? '/', buckets);
       operation = classify(method, target);
-      request = { method, headers: req.headers, bucket: target.bucket, key: target.key, query: target.query, body, host: hostId, requestId };
+      request = { method, headers: req.headers, bucket: target.bucket, key: target.key, query: target.query, body, host: hostId, requestId, now };
     } catch (error) {
       routingError = asOssError(error);
+    }
+    if (skewRule !== undefined) {
+      const name = request === undefined ? '' : operation === 'ListObjects' || operation === 'ListObjectsV2' ? (queryValue(request, 'prefix') ?? '') : request.key;
+      skewMs = skewRule({ method, operation, name });
     }
     counters[operation] = (counters[operation] ?? 0) + 1;
     counters.total = (counters.total ?? 0) + 1;
@@ -178,7 +206,7 @@ export async function startOssEmulator(options: OssEmulatorOptions = {}): Promis
       req.socket.destroy();
       return;
     }
-    writeReply(res, reply, method, requestId, clock());
+    writeReply(res, reply, method, requestId, now());
   }
 
   const server = await listenHttp(serve, host, options.port ?? 0);
@@ -192,6 +220,9 @@ export async function startOssEmulator(options: OssEmulatorOptions = {}): Promis
     resetCounters,
     addFault: (fault) => faults.add(fault),
     clearFaults: () => faults.clear(),
+    setSkew: (rule) => {
+      skewRule = rule;
+    },
     objectKeys: (bucket = bucketNames[0] ?? '') => {
       if (!store.hasBucket(bucket)) throw new Error(`The OSS emulator has no bucket ${bucket}`);
       return store.sortedKeys(bucket);
