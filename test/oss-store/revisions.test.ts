@@ -4,10 +4,13 @@
  * of a load and of a save — counted by the real emulator.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { StoreConflictError } from '../../lib/core/ports.js';
+import { encodeEnvelope } from '../../lib/adapters/oss-store/envelope.js';
+import { DEFAULT_HOLD } from '../../lib/adapters/oss-store/hold.js';
+import type { OssObjects } from '../../lib/adapters/oss-store/objects.js';
+import { StoreConflictError, StoreCorruptError } from '../../lib/core/ports.js';
 import { type OssEmulator, startOssEmulator } from '../../lib/emulators/oss/server.js';
 import { uniqueId } from '../support/fixtures.js';
-import { ossStore, rawClient, storedEnvelope, storedRevisions, TEST_BUCKET } from '../support/oss.js';
+import { interpose, objectKeyOf, ossStore, rawClient, storedEnvelope, storedRevisions, TEST_BUCKET } from '../support/oss.js';
 
 let emulator: OssEmulator;
 beforeAll(async () => {
@@ -63,6 +66,32 @@ describe('objects', () => {
   });
 });
 
+describe('which object a read returns (docs/state-store.md "Load")', () => {
+  it('reads an object another tool replaced in place as it now is: the listing names its new bytes', async () => {
+    const threadId = uniqueId('thread');
+    await ossStore(emulator).save(threadId, { n: 1 }, 0);
+    const replaced = encodeEnvelope({ revision: 1, writeId: 'by-hand', previousWriteId: null, document: { n: 'edited' } });
+    await rawClient(emulator).put(objectKeyOf(threadId, 1), replaced);
+    expect(await ossStore(emulator).load(threadId)).toEqual({ document: { n: 'edited' }, revision: 1 });
+  });
+
+  it('calls the thread corrupt when the newest object never holds the bytes its listed ETag names (not a driver upload)', async () => {
+    const threadId = uniqueId('thread');
+    await ossStore(emulator).save(threadId, { n: 1 }, 0);
+    // A multipart upload's ETag is not the MD5 of its bytes; the emulator has no multipart, so the listing says so.
+    const wrap = (objects: OssObjects) =>
+      interpose(objects, { list: async (prefix, options) => ({ ...(await objects.list(prefix, options)), etags: ['"0F343B0931126A20F133D67C2B018A3B-2"'] }) });
+    await expect(ossStore(emulator, { wrap }).load(threadId)).rejects.toBeInstanceOf(StoreCorruptError);
+  });
+
+  it('refuses to read when a listing gives no ETag: it could not tell which object the read returned', async () => {
+    const threadId = uniqueId('thread');
+    await ossStore(emulator).save(threadId, { n: 1 }, 0);
+    const wrap = (objects: OssObjects) => interpose(objects, { list: async (prefix, options) => ({ ...(await objects.list(prefix, options)), etags: [] }) });
+    await expect(ossStore(emulator, { wrap }).load(threadId)).rejects.toThrow(/without its ETag/);
+  });
+});
+
 describe('requests per operation', () => {
   it('loads with one listing and one read; an unknown thread costs one listing', async () => {
     const store = ossStore(emulator);
@@ -87,12 +116,27 @@ describe('requests per operation', () => {
     expect(requests()).toEqual({ PutObject: 1, ListObjectsV2: 1, total: 2 });
   });
 
-  it('reads the base revision once when this instance has not seen it (another instance wrote it)', async () => {
+  it('looks a base this instance has not seen up as a load does — the listing names it, then the listed object is read (another instance wrote it)', async () => {
     const threadId = uniqueId('thread');
     await ossStore(emulator).save(threadId, { n: 1 }, 0);
     emulator.resetCounters();
     await ossStore(emulator).save(threadId, { n: 2 }, 1);
+    // Without the hold nothing is proven by time: the create is verified by a second listing.
+    expect(requests()).toEqual({ GetObject: 1, PutObject: 1, ListObjectsV2: 2, total: 4 });
+    emulator.resetCounters();
+    await ossStore(emulator, { hold: DEFAULT_HOLD }).save(threadId, { n: 3 }, 2);
+    // Under the hold the lookup's listing is also the base time that proves the create.
     expect(requests()).toEqual({ GetObject: 1, PutObject: 1, ListObjectsV2: 1, total: 3 });
+  });
+
+  it('answers a conflict without creating anything when a base it has not seen is no longer the newest', async () => {
+    const threadId = uniqueId('thread');
+    const writer = ossStore(emulator);
+    await writer.save(threadId, { n: 1 }, 0);
+    await writer.save(threadId, { n: 2 }, 1);
+    emulator.resetCounters();
+    await expect(ossStore(emulator).save(threadId, { n: 2 }, 1)).rejects.toBeInstanceOf(StoreConflictError);
+    expect(requests()).toEqual({ ListObjectsV2: 1, total: 1 });
   });
 
   it('answers a lost race with a single create (409 FileAlreadyExists) and writes nothing', async () => {

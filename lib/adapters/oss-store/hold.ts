@@ -6,8 +6,15 @@
  * least HOLD before — by the listing the pruner deletes from. Then a name freed by pruning was freed
  * at least HOLD after any moment at which the revision below it was the newest; so a writer that
  * knows its base M was the newest at V and sees its create of M+1 answered at C ≤ V + HOLD cannot
- * have filled a gap: its create is a commit, with no verifying listing. A margin absorbs the
- * second-resolution of HTTP dates and the skew between OSS's servers.
+ * have filled a gap: its create is a commit, with no verifying listing.
+ *
+ * The margin is derived from a stated bound on each stamp's error, not guessed: the proof compares
+ * four stamps made by possibly different OSS servers — the base time V (a listing's Date, or the
+ * Date of our own earlier create), our create's Date C, the pruner's listing Date L and the
+ * successor's Last-Modified Y — and stays sound exactly while (s_V − s_C) + (s_L − s_Y) < margin,
+ * where s is a stamp's error (stamp − true time). With every stamp within ±STAMP_ERROR_MS of the
+ * moment it records, plus its one-second resolution, that sum is below 4 × (15 s + 1 s) = 64 s in
+ * the worst arrangement (docs/state-store.md "The margin").
  */
 
 export interface Hold {
@@ -23,16 +30,28 @@ export interface Hold {
   proveByTime: boolean;
 }
 
-export const DEFAULT_HOLD: Hold = { holdMs: 10 * 60_000, marginMs: 30_000, proveByTime: true };
+/** How far any one OSS stamp (a `Date` header, a Last-Modified) may be from the true moment it records, either way. */
+export const STAMP_ERROR_MS = 15_000;
+/** HTTP dates and Last-Modified are whole seconds. */
+export const STAMP_RESOLUTION_MS = 1_000;
+
+/** The margin that keeps the proof sound when each of its four stamps is off by up to `stampErrorMs`, in the worst arrangement. */
+export function marginFor(stampErrorMs: number): number {
+  return 4 * (stampErrorMs + STAMP_RESOLUTION_MS);
+}
+
+/** Ten minutes of hold; a create is proven by time when answered less than 10 min − 64 s after its base was known newest. */
+export const DEFAULT_HOLD: Hold = { holdMs: 10 * 60_000, marginMs: marginFor(STAMP_ERROR_MS), proveByTime: true };
 
 /**
  * Whether a create answered at server time `createdBy` (an upper bound of when it was applied) is
  * a commit because its base was the newest at `baseNewestAt`: nothing older than the hold can have
- * been pruned in between.
+ * been pruned in between. Strictly inside the window: at its very end the worst arrangement of the
+ * stamps' errors would reach the margin.
  */
 export function provenByTime(hold: Hold, baseNewestAt: number | undefined, createdBy: number | undefined): boolean {
   if (!hold.proveByTime || hold.holdMs <= 0 || baseNewestAt === undefined || createdBy === undefined) return false;
-  return createdBy - baseNewestAt <= hold.holdMs - hold.marginMs;
+  return createdBy - baseNewestAt < hold.holdMs - hold.marginMs;
 }
 
 export interface ListedRevision {

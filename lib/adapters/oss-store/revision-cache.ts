@@ -5,7 +5,7 @@
  * It is only ever a shortcut: a remembered revision that is no longer the newest makes the next
  * create meet a 409 (or a listing show a newer name), and the driver reads again.
  */
-import { createHash } from 'node:crypto';
+import { hasEtag } from './etag.js';
 import { ByteBoundedLruMap, LruMap } from './lru.js';
 
 export interface SeenRevision {
@@ -64,7 +64,7 @@ export class RevisionCache {
   bodyMatching(threadPrefix: string, revision: number, etag: string | undefined): Buffer | undefined {
     const remembered = this.body(threadPrefix);
     if (remembered?.revision !== revision || etag === undefined) return undefined;
-    return etag.replace(/"/g, '').toUpperCase() === createHash('md5').update(remembered.body).digest('hex').toUpperCase() ? remembered.body : undefined;
+    return hasEtag(remembered.body, etag) ? remembered.body : undefined;
   }
 
   /**

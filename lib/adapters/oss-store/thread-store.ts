@@ -23,9 +23,10 @@
  * Every failure leaves as a StoreError (docs/architecture.md §3): conflict, corrupt or unavailable.
  */
 import { randomUUID } from 'node:crypto';
-import { StoreConflictError, type StoredDocument, StoreError, StoreUnavailableError, type ThreadStore } from '../../core/ports.js';
+import { StoreConflictError, StoreCorruptError, type StoredDocument, StoreError, StoreUnavailableError, type ThreadStore } from '../../core/ports.js';
 import { decodeEnvelope, type Envelope, encodeEnvelope } from './envelope.js';
 import { OssRequestError } from './errors.js';
+import { hasEtag } from './etag.js';
 import { type Hold, provenByTime, prunable } from './hold.js';
 import { revisionKey, revisionsPrefix } from './keys.js';
 import { type ListingContext, listRevisions, newestRevision, revisionKeysAtOrBelow } from './listing.js';
@@ -95,6 +96,7 @@ export class OssThreadStore implements ThreadStore {
   async load(threadId: string): Promise<StoredDocument | undefined> {
     const prefix = revisionsPrefix(this.prefix, threadId);
     try {
+      let mismatch: string | undefined;
       for (let round = 0; round < MAX_LOAD_ROUNDS; round += 1) {
         const { revision: newest, listedAt, etag } = await newestRevision(this.listing, prefix);
         if (newest === undefined) {
@@ -110,11 +112,17 @@ export class OssThreadStore implements ThreadStore {
           this.cache.remember(prefix, { revision: newest, writeId: envelope.writeId, newestAt });
           return { document: envelope.document, revision: newest };
         }
-        const body = await withRetries(this.retry, () => this.objects.read(revisionKey(prefix, newest)));
-        // Pruned between the listing and the GET: newer revisions exist, so list again.
-        if (body === undefined) continue;
-        const envelope = decodeEnvelope(body, newest);
-        this.cache.remember(prefix, { revision: newest, writeId: envelope.writeId, newestAt }, this.rememberDocuments ? body : undefined);
+        const read = await this.readAsListed(prefix, newest, etag);
+        if (read.body === undefined) {
+          // Pruned, or its name refilled by an orphan, since the listing: newer revisions exist, so list
+          // again. The same listed object read twice with other bytes is not one the driver wrote.
+          const seen = `${newest} ${etag}`;
+          if (read.found && mismatch === seen) throw new StoreCorruptError('The newest thread state object does not hold the bytes its listed ETag names.');
+          if (read.found) mismatch = seen;
+          continue;
+        }
+        const envelope = decodeEnvelope(read.body, newest);
+        this.cache.remember(prefix, { revision: newest, writeId: envelope.writeId, newestAt }, this.rememberDocuments ? read.body : undefined);
         return { document: envelope.document, revision: newest };
       }
       throw new StoreUnavailableError('The thread state kept moving while it was read.');
@@ -140,13 +148,13 @@ export class OssThreadStore implements ThreadStore {
     if (!Number.isInteger(expected) || expected < 0) throw new StoreConflictError();
     const prefix = revisionsPrefix(this.prefix, threadId);
     try {
-      const baseNewestAt = this.cache.newestAt(prefix, expected);
-      const envelope: Envelope = { revision: expected + 1, writeId: randomUUID(), previousWriteId: await this.writeIdOf(prefix, expected), document };
+      const base = await this.baseOf(prefix, expected);
+      const envelope: Envelope = { revision: expected + 1, writeId: randomUUID(), previousWriteId: base.writeId, document };
       const key = revisionKey(prefix, envelope.revision);
       const body = encodeEnvelope(envelope);
       const created = await this.create(key, envelope, body);
-      // The base was the newest at baseNewestAt and no name above it can have been freed since (hold.ts).
-      const committed: Committed = provenByTime(this.hold, baseNewestAt, created) ? { newestAt: created } : await this.verify(prefix, key, envelope);
+      // The base was the newest at base.newestAt and no name above it can have been freed since (hold.ts).
+      const committed: Committed = provenByTime(this.hold, base.newestAt, created) ? { newestAt: created } : await this.verify(prefix, key, envelope, body);
       this.cache.remember(prefix, { revision: envelope.revision, writeId: envelope.writeId, newestAt: committed.newestAt }, this.rememberDocuments ? body : undefined);
       if (envelope.revision % this.keep === 0) await this.pruneAfter(prefix, envelope.revision);
       return envelope.revision;
@@ -160,17 +168,40 @@ export class OssThreadStore implements ThreadStore {
     while (this.pruning.size > 0) await Promise.all(this.pruning.values());
   }
 
-  /** The writeId of revision `expected`, which the new revision names as its predecessor. */
-  private async writeIdOf(prefix: string, expected: number): Promise<string | null> {
+  /**
+   * Revision `expected` as a proven-current base: its writeId, which the new revision names as its
+   * predecessor, and a server time at which it was the newest (for the proof by time). From memory
+   * when this instance remembers it (a load or its own commit); otherwise it is looked up as a load
+   * does — the listing must name `expected` as the newest, and the object read must be the one listed
+   * — never by reading `r/expected` blind, which may by then hold an orphan (docs/state-store.md "Save").
+   */
+  private async baseOf(prefix: string, expected: number): Promise<{ writeId: string | null; newestAt: number | undefined }> {
     // Revisions are committed one after another: having seen a later one proves `expected` stale.
     if ((this.cache.newest(prefix) ?? 0) > expected) throw new StoreConflictError();
-    if (expected === 0) return null;
     const remembered = this.cache.writeIdOf(prefix, expected);
-    if (typeof remembered === 'string') return remembered;
-    const body = await withRetries(this.retry, () => this.objects.read(revisionKey(prefix, expected)));
-    // Never written, or pruned because newer revisions exist: either way not the current revision.
-    if (body === undefined) throw new StoreConflictError();
-    return decodeEnvelope(body, expected).writeId;
+    if (remembered !== undefined) return { writeId: remembered, newestAt: this.cache.newestAt(prefix, expected) };
+    // A new thread's first create has nothing to name; Verify proves it.
+    if (expected === 0) return { writeId: null, newestAt: undefined };
+    const { revision: newest, listedAt, etag } = await newestRevision(this.listing, prefix);
+    if (newest !== expected) throw new StoreConflictError();
+    const read = await this.readAsListed(prefix, expected, etag);
+    // Gone or refilled since the listing: newer revisions exist.
+    if (read.body === undefined) throw new StoreConflictError();
+    const { writeId } = decodeEnvelope(read.body, expected);
+    const newestAt = this.hold.holdMs > 0 ? listedAt : undefined;
+    this.cache.remember(prefix, { revision: expected, writeId, newestAt }, this.rememberDocuments ? read.body : undefined);
+    return { writeId, newestAt };
+  }
+
+  /**
+   * Reads a revision a listing named as the newest, and returns its bytes only when they are the
+   * listed object (etag.ts): `found` without a body means the name now holds another object.
+   */
+  private async readAsListed(prefix: string, revision: number, etag: string | undefined): Promise<{ body: Buffer | undefined; found: boolean }> {
+    if (etag === undefined) throw new StoreUnavailableError('OSS listed the newest revision without its ETag; the driver cannot tell which object a read returns.');
+    const body = await withRetries(this.retry, () => this.objects.read(revisionKey(prefix, revision)));
+    if (body === undefined) return { body: undefined, found: false };
+    return { body: hasEtag(body, etag) ? body : undefined, found: true };
   }
 
   /**
@@ -219,11 +250,12 @@ export class OssThreadStore implements ThreadStore {
    * next revision was built on ours; otherwise ours filled a gap left by pruning (the base was
    * stale): a conflict, and the orphan is deleted (best effort — it is never the newest anyway).
    */
-  private async verify(prefix: string, key: string, envelope: Envelope): Promise<Committed> {
-    const { revision: newest, listedAt } = await newestRevision(this.listing, prefix);
-    if (newest === envelope.revision) return { newestAt: this.hold.holdMs > 0 ? listedAt : undefined };
-    if (newest === undefined || newest < envelope.revision) {
-      throw new StoreUnavailableError('A revision vanished right after it was written; is something else deleting thread state?');
+  private async verify(prefix: string, key: string, envelope: Envelope, body: Buffer): Promise<Committed> {
+    const { revision: newest, listedAt, etag } = await newestRevision(this.listing, prefix);
+    // Ours is the newest, and the listing names our very object (the driver never replaces one).
+    if (newest === envelope.revision && etag !== undefined && hasEtag(body, etag)) return { newestAt: this.hold.holdMs > 0 ? listedAt : undefined };
+    if (newest === undefined || newest <= envelope.revision) {
+      throw new StoreUnavailableError('A revision vanished or was replaced right after it was written; is something else writing thread state?');
     }
     const nextBody = await withRetries(this.retry, () => this.objects.read(revisionKey(prefix, envelope.revision + 1)));
     // Committed, and already built on: not the newest, so the next save meets a 409 and reads.
