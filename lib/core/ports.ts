@@ -4,6 +4,7 @@
  * node:fs or @a2a-js/sdk throw.
  */
 import type { JsonObject, WireSendParams, WireStreamItem, WireTask } from './a2a/wire-types.js';
+import type { JournalBatch } from './journal/batch.js';
 
 // ---------------------------------------------------------------------------------------------
 // Thread store (docs/architecture.md §3.1): compare-and-swap on one document per thread.
@@ -33,6 +34,45 @@ export interface ThreadStore {
    * is never taken from it, only from a load.
    */
   cached?(threadId: string): StoredDocument | undefined;
+  /** The event journal beside the thread documents, on the same storage (docs/protocol.md §6.15). */
+  readonly journal?: EventJournal;
+}
+
+/** Where the journal's batches of one execution sort: epoch, then the first seq (0: a takeover's fork point). */
+export interface BatchKey {
+  epoch: number;
+  firstSeq: number;
+}
+
+/**
+ * What the sweeper (docs/protocol.md §6.15) must look at again at `dueAt`: a detached run whose
+ * grace ends, or a journal to delete.
+ */
+export interface DueEntry {
+  kind: 'detached' | 'expire';
+  threadId: string;
+  executionId: string;
+  /** Epoch milliseconds. */
+  dueAt: number;
+}
+
+/**
+ * Per execution, the batches of events its producers emitted (docs/state-store.md "The event
+ * journal"), and the due list of the sweeper. Batches are created once and never changed; a failed
+ * call is a StoreError. Never holds a secret (docs/protocol.md §6.10): events only.
+ */
+export interface EventJournal {
+  /** Writes one batch; a batch with the same key already there is a StoreError `conflict`. */
+  append(threadId: string, batch: JournalBatch): Promise<void>;
+  /** The execution's batches after `after` (all of them without it), ordered by key; [] when none. */
+  read(threadId: string, executionId: string, after?: BatchKey): Promise<JournalBatch[]>;
+  /** Deletes every batch of the execution (idempotent). */
+  remove(threadId: string, executionId: string): Promise<void>;
+  /** Adds a due entry; `replacing` (the same kind and execution, an earlier dueAt) is removed after. */
+  schedule(entry: DueEntry, replacing?: DueEntry): Promise<void>;
+  unschedule(entry: DueEntry): Promise<void>;
+  /** Due entries with dueAt ≤ now, earliest first, at most `limit`. */
+  due(now: number, limit: number): Promise<DueEntry[]>;
 }
 
 /**

@@ -14,6 +14,7 @@ import type { Secret } from '../core/secret.js';
 import type { ConsoleRoute } from './console-route.js';
 import { type CorsOrigins, preflightResponse, withCors } from './cors.js';
 import { JSON_HEADERS, jsonResponse } from './json-response.js';
+import { LiveLogs } from './live-logs.js';
 import { LiveStreamGate } from './live-stream-gate.js';
 import { handlePreStop, isPreStopCall, PRE_STOP_PATH, type PreStopDrain } from './pre-stop-route.js';
 
@@ -89,16 +90,17 @@ export interface PlainResponse {
   body: string;
 }
 
-/** What the route handlers get: the app's dependencies and the instance's live-stream gate. */
+/** What the route handlers get: the app's dependencies, the instance's live-stream gate and the event logs it produces. */
 export interface RouteDeps extends AppDeps {
   liveStreams: LiveStreamGate;
+  liveLogs: LiveLogs;
 }
 
 const CANCEL_PATH = /^\/extensions\/iac-code\/v1\/executions\/([^/]+)\/cancel$/;
 const SUBSCRIBE_PATH = /^\/extensions\/iac-code\/v1\/executions\/([^/]+)\/subscribe$/;
 
 export function createApp(appDeps: AppDeps): App {
-  const deps: RouteDeps = { ...appDeps, liveStreams: new LiveStreamGate(appDeps.config.maxActiveRuns) };
+  const deps: RouteDeps = { ...appDeps, liveStreams: new LiveStreamGate(appDeps.config.maxActiveRuns), liveLogs: new LiveLogs() };
   const corsOrigins = deps.config.corsOrigins ?? [];
   return {
     async fetch(request: Request, signal: AbortSignal = request.signal): Promise<Response> {

@@ -10,6 +10,7 @@ import type { RunRequest } from '../core/protocol/run-request.js';
 import { admitGuidance } from '../core/run/admit-guidance.js';
 import { runGuidance } from '../core/run/guidance-run.js';
 import type { AppDeps } from './app.js';
+import { unjournaledLog } from './run-log.js';
 import { sseResponse } from './sse.js';
 
 export async function guidanceResponse(
@@ -26,11 +27,20 @@ export async function guidanceResponse(
   const runLogger = logger.child({ threadId: runRequest.threadId, runId: runRequest.runId, guidance: true });
   runLogger.info('guidance admitted');
   return sseResponse(
-    (emit, signal) =>
-      runGuidance({ kernel: deps.kernel, clock: deps.clock, logger: runLogger }, { request: runRequest, language, target, signal }, (event) => {
-        emit(event);
-        if (event.type === 'RUN_FINISHED') runLogger.info('run ended', { event: event.type, outcome: 'success' });
-      }).finally(release),
+    async (send, signal) => {
+      // A guidance run is no part of an execution's event order: its ids are its own (docs/protocol.md §6.15).
+      const log = unjournaledLog(`guidance-${runRequest.runId}`, runLogger);
+      log.join({ push: send, end: () => undefined });
+      try {
+        await runGuidance({ kernel: deps.kernel, clock: deps.clock, logger: runLogger }, { request: runRequest, language, target, signal }, (event) => {
+          log.emit(event, 0);
+          if (event.type === 'RUN_FINISHED') runLogger.info('run ended', { event: event.type, outcome: 'success' });
+        });
+      } finally {
+        await log.close();
+        release();
+      }
+    },
     { heartbeatMs: deps.config.heartbeatMs, logger: runLogger, requestSignal },
   );
 }

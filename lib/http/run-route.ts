@@ -15,6 +15,7 @@ import type { RouteDeps } from './app.js';
 import { guidanceResponse } from './guidance-response.js';
 import { rejectionResponse } from './rejection-log.js';
 import { readProtectedJson } from './request-guards.js';
+import { openRunLog } from './run-log.js';
 import { sseResponse } from './sse.js';
 import { storeOf } from './store-of.js';
 
@@ -53,13 +54,30 @@ export async function handleRun(request: Request, signal: AbortSignal, deps: Rou
       leaseRenewMs: config.leaseRenewMs,
     };
     const release = leave;
+    const { thread } = admitted;
     return sseResponse(
-      (emit, runSignal) =>
-        runAdmitted(runDeps, { request: runRequest, language, thread: admitted.thread, orphanTaskId: admitted.orphanTaskId, signal: runSignal }, (event) => {
-          emit(event);
-          // A RUN_ERROR is logged at warn, with its cause, where the run creates it (lib/core/run/run-session.ts).
-          if (event.type === 'RUN_FINISHED') runLogger.info('run ended', { event: event.type, outcome: event.outcome?.type });
-        }).finally(release),
+      async (send, runSignal) => {
+        // The run's events are placed, journaled and released by its execution's log (docs/protocol.md §6.15).
+        const log = openRunLog(deps.liveLogs, {
+          journal: store.journal,
+          threadId: runRequest.threadId,
+          executionId: thread.executionId,
+          epoch: thread.document.execution.journalEpoch ?? 0,
+          start: { kind: 'run', runId: runRequest.runId },
+          logger: runLogger,
+        });
+        log.join({ push: send, end: () => undefined });
+        try {
+          await runAdmitted(runDeps, { request: runRequest, language, thread, orphanTaskId: admitted.orphanTaskId, signal: runSignal }, (event, textCursor) => {
+            log.emit(event, textCursor);
+            // A RUN_ERROR is logged at warn, with its cause, where the run creates it (lib/core/run/run-session.ts).
+            if (event.type === 'RUN_FINISHED') runLogger.info('run ended', { event: event.type, outcome: event.outcome?.type });
+          });
+        } finally {
+          await deps.liveLogs.close(thread.executionId, log);
+          release();
+        }
+      },
       { heartbeatMs: config.heartbeatMs, logger: runLogger, requestSignal: signal },
     );
   } catch (error) {

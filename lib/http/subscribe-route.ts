@@ -13,6 +13,7 @@ import type { Logger } from '../core/ports.js';
 import type { RouteDeps } from './app.js';
 import { rejectionResponse } from './rejection-log.js';
 import { readProtectedJson } from './request-guards.js';
+import { unjournaledLog } from './run-log.js';
 import { sseResponse } from './sse.js';
 import { storeOf } from './store-of.js';
 
@@ -34,11 +35,19 @@ export async function handleSubscribe(request: Request, signal: AbortSignal, exe
     const observerDeps = { kernel: deps.kernel, store, clock: deps.clock, newId: () => randomUUID().replace(/-/g, ''), logger: observeLogger };
     const release = leave;
     return sseResponse(
-      (emit, runSignal) =>
-        observeExecution(observerDeps, { observation, language, signal: runSignal }, (event) => {
-          emit(event);
-          if (event.type === 'RUN_FINISHED') observeLogger.info('observation ended', { event: event.type, outcome: event.outcome?.type });
-        }).finally(release),
+      async (send, runSignal) => {
+        const log = unjournaledLog(executionId, observeLogger);
+        log.join({ push: send, end: () => undefined });
+        try {
+          await observeExecution(observerDeps, { observation, language, signal: runSignal }, (event) => {
+            log.emit(event, 0);
+            if (event.type === 'RUN_FINISHED') observeLogger.info('observation ended', { event: event.type, outcome: event.outcome?.type });
+          });
+        } finally {
+          await log.close();
+          release();
+        }
+      },
       { heartbeatMs: deps.config.heartbeatMs, logger: observeLogger, requestSignal: signal },
     );
   } catch (error) {

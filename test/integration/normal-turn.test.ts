@@ -55,19 +55,24 @@ describe('a normal turn', () => {
     await assertValidAgUiStream(sse.events);
   });
 
-  it('frames SSE as data records with integer timestamps and no null fields, with the SSE headers', async () => {
+  it('frames SSE as id and data records with integer timestamps and no null fields, ids in order, with the SSE headers', async () => {
     const response = await stack.post('/', runBody());
     expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
     expect(response.headers.get('cache-control')).toBe('no-cache');
     expect(response.headers.get('x-accel-buffering')).toBe('no');
     const raw = await response.text();
+    const seqs: number[] = [];
     for (const block of raw.split('\n\n').filter(Boolean)) {
-      expect(block.startsWith('data: ')).toBe(true);
-      const event = JSON.parse(block.slice(6)) as Record<string, unknown>;
+      // docs/protocol.md §4.1, §4.12: `id: <tag>.<epoch>.<seq>.<k>`, then the event.
+      const match = /^id: ([0-9a-f]{10})\.1\.(\d+)\.(\d+)\ndata: (.*)$/s.exec(block);
+      expect(match, block).not.toBeNull();
+      seqs.push(Number(match?.[2]));
+      const event = JSON.parse(match?.[4] ?? '') as Record<string, unknown>;
       expect(Number.isInteger(event['timestamp'])).toBe(true);
       const { value: _customValue, ...rest } = event;
       expect(JSON.stringify(rest)).not.toContain('null');
     }
+    expect(seqs).toEqual(seqs.map((_, index) => index + 1));
   });
 
   it('sends SendStreamingMessage exactly per docs/protocol.md §7.2, §7.3', async () => {

@@ -1,8 +1,10 @@
 /** In-memory ThreadStore for unit tests: the same compare-and-swap contract as the real drivers. */
 import { StoreConflictError, type StoredDocument, type ThreadStore } from '../../lib/core/ports.js';
+import { MemoryEventJournal } from './memory-journal.js';
 
 export class MemoryThreadStore implements ThreadStore {
   readonly kind = 'memory' as const;
+  readonly journal = new MemoryEventJournal();
   private readonly threads = new Map<string, { json: string; revision: number }>();
 
   async load(threadId: string): Promise<StoredDocument | undefined> {

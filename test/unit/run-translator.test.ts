@@ -14,6 +14,7 @@ function translator(textDigests: string[] = []) {
     textDigests,
     pipelineSequence: 0,
     pipelineOpenSteps: [],
+    textCursor: 0,
     newId: () => `id${++n}`,
   });
 }

@@ -14,6 +14,7 @@ import { promisify } from 'node:util';
 import { onceUntilFailure } from '../../core/once-until-failure.js';
 import { StoreConflictError, StoreCorruptError, type StoredDocument, StoreError, StoreUnavailableError, type ThreadStore } from '../../core/ports.js';
 import { threadKey } from '../../core/thread/thread-key.js';
+import { FileEventJournal } from './file-journal.js';
 import { type LockOptions, type LockOwner, newLockOwner, withFileLock } from './file-lock.js';
 
 const openFile = promisify(openCallback) as (path: string, flags: string, mode?: number) => Promise<number>;
@@ -36,12 +37,15 @@ export interface FileStoreOptions {
 export class FileThreadStore implements ThreadStore {
   readonly kind = 'file' as const;
   private readonly threadsDir: string;
+  /** The event journal beside the thread files (file-journal.ts). */
+  readonly journal: FileEventJournal;
 
   constructor(
     readonly stateDir: string,
     private readonly options: FileStoreOptions = {},
   ) {
     this.threadsDir = join(stateDir, 'threads');
+    this.journal = new FileEventJournal(stateDir);
   }
 
   pathFor(threadId: string): string {

@@ -31,6 +31,7 @@ import { type Hold, provenByTime, prunable } from './hold.js';
 import { revisionKey, revisionsPrefix } from './keys.js';
 import { type ListingContext, listRevisions, newestRevision, revisionKeysAtOrBelow } from './listing.js';
 import type { OssObjects } from './objects.js';
+import { OssEventJournal } from './oss-journal.js';
 import { backOff, type RetryPolicy, withRetries } from './retry.js';
 import { RevisionCache } from './revision-cache.js';
 
@@ -77,6 +78,8 @@ export class OssThreadStore implements ThreadStore {
   private readonly rememberDocuments: boolean;
   /** Prunes running in the background (under the hold), one per thread at most. */
   private readonly pruning = new Map<string, Promise<void>>();
+  /** The event journal on the same bucket and credentials (oss-journal.ts). */
+  readonly journal: OssEventJournal;
 
   constructor(
     private readonly objects: OssObjects,
@@ -91,6 +94,7 @@ export class OssThreadStore implements ThreadStore {
     this.hold = options.hold ?? { holdMs: 0, marginMs: 0, proveByTime: false };
     if (this.hold.holdMs > 0 && !(this.hold.marginMs >= 0 && this.hold.marginMs < this.hold.holdMs)) throw new RangeError('the hold margin must be below the hold');
     this.rememberDocuments = options.rememberDocuments ?? false;
+    this.journal = new OssEventJournal(objects, this.prefix, this.retry);
   }
 
   async load(threadId: string): Promise<StoredDocument | undefined> {

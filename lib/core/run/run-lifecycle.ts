@@ -10,7 +10,7 @@ import { streamNewTurn } from './new-turn.js';
 import { streamResume } from './resume.js';
 import { abandonRun, cancelQuietly, releaseAfterFailure } from './run-ending.js';
 import { classifyRunError, RunFailure } from './run-failure.js';
-import { type Emit, type RunDeps, RunSession } from './run-session.js';
+import { type EventSink, type RunDeps, RunSession } from './run-session.js';
 import type { RunThread } from './run-thread.js';
 
 export interface RunInput {
@@ -22,8 +22,9 @@ export interface RunInput {
   signal: AbortSignal;
 }
 
-export async function runAdmitted(deps: RunDeps, input: RunInput, emit: Emit): Promise<void> {
-  const session = new RunSession(deps, input.request, input.language, input.thread, emit);
+export async function runAdmitted(deps: RunDeps, input: RunInput, sink: EventSink): Promise<void> {
+  const session = new RunSession(deps, input.request, input.language, input.thread, sink);
+  const { emit } = session;
   emit(session.runStarted());
   // Steps a previous run of this execution left active are reopened (docs/protocol.md §8.4).
   session.emitAll(session.translator.reopenSteps());

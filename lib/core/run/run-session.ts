@@ -25,6 +25,9 @@ export interface RunDeps {
 
 export type Emit = (event: AguiEvent) => void;
 
+/** Where a run's events go, each with the kernel text cursor it was emitted at (the event log, docs/protocol.md §4.12). */
+export type EventSink = (event: AguiEvent, textCursor: number) => void;
+
 export class RunSession {
   readonly make: MakeEvent;
   readonly translator: RunTranslator;
@@ -41,13 +44,15 @@ export class RunSession {
   /** The execution was already cancelled when the run began (a resume of a cancelled execution). */
   readonly startedCancelled: boolean;
   private sessionEmitted = false;
+  /** Writes one event to the run's sink at the current text cursor. */
+  readonly emit: Emit;
 
   constructor(
     readonly deps: RunDeps,
     readonly request: RunRequest,
     readonly language: Language,
     readonly thread: RunThread,
-    readonly emit: Emit,
+    sink: EventSink,
   ) {
     this.make = eventFactory(deps.clock);
     const document = thread.document;
@@ -55,6 +60,7 @@ export class RunSession {
     this.startedCancelled = thread.wasCancelled();
     this.sessionId = document.iacCodeSessionId ?? undefined;
     this.translator = translatorFor(document.execution, { make: this.make, runId: request.runId, threadId: request.threadId, newId: deps.newId });
+    this.emit = (event) => sink(event, this.translator.textCursor);
   }
 
   get kernel(): A2AKernel {

@@ -7,7 +7,7 @@
 import { contextIdFor } from '../a2a/outbound.js';
 import { AdapterError } from '../errors.js';
 import type { RunRequest } from '../protocol/run-request.js';
-import { newExecution, THREAD_SCHEMA_VERSION, type ThreadDocument } from './document.js';
+import { type Execution, newExecution, THREAD_SCHEMA_VERSION, type ThreadDocument } from './document.js';
 import { keyedRecord, newestEntries, ownValue, withEntry } from './keyed-record.js';
 
 /**
@@ -47,7 +47,7 @@ export function admitRun(stored: ThreadDocument | undefined, request: RunRequest
         cwd: request.cwd,
         userId,
         iacCodeSessionId: null,
-        execution: newExecution(context.newExecutionId(), request.iacCode.rosInvocationId),
+        execution: nextEpoch(newExecution(context.newExecutionId(), request.iacCode.rosInvocationId)),
         runDigests: keyedRecord([[request.runId, request.digest]]),
         appliedResumes: [],
         terminalExecutions: keyedRecord<string>(),
@@ -79,7 +79,12 @@ export function admitRun(stored: ThreadDocument | undefined, request: RunRequest
       throw new AdapterError('EXECUTION_LOST', 'executionLostRosInvocation');
     }
     return {
-      document: { ...stored, runDigests: newestEntries(withEntry(stored.runDigests, request.runId, request.digest), MAX_RUN_DIGESTS), activeRun: lease },
+      document: {
+        ...stored,
+        execution: nextEpoch(execution),
+        runDigests: newestEntries(withEntry(stored.runDigests, request.runId, request.digest), MAX_RUN_DIGESTS),
+        activeRun: lease,
+      },
       orphanTaskId,
       rotated: false,
     };
@@ -90,7 +95,7 @@ export function admitRun(stored: ThreadDocument | undefined, request: RunRequest
   return {
     document: {
       ...stored,
-      execution: { ...newExecution(context.newExecutionId(), request.iacCode.rosInvocationId), lastTaskId: execution.taskId ?? execution.lastTaskId },
+      execution: nextEpoch({ ...newExecution(context.newExecutionId(), request.iacCode.rosInvocationId), lastTaskId: execution.taskId ?? execution.lastTaskId }),
       runDigests: newestEntries(withEntry(stored.runDigests, request.runId, request.digest), MAX_RUN_DIGESTS),
       appliedResumes: [],
       terminalExecutions: newestEntries(withEntry(stored.terminalExecutions, execution.executionId, execution.rosInvocationId), MAX_TERMINAL_EXECUTIONS),
@@ -99,4 +104,9 @@ export function admitRun(stored: ThreadDocument | undefined, request: RunRequest
     orphanTaskId,
     rotated: true,
   };
+}
+
+/** Every admitted run produces its execution's events as a new epoch of its journal (docs/protocol.md §6.15). */
+export function nextEpoch(execution: Execution): Execution {
+  return { ...execution, journalEpoch: (execution.journalEpoch ?? 0) + 1 };
 }

@@ -42,6 +42,10 @@ const executionSchema = z.object({
   pipelineOpenSteps: z.array(z.string()),
   textDigests: z.array(z.string()),
   pending: z.array(pendingInterruptSchema),
+  /** The kernel text cursor the execution's runs reached (docs/protocol.md §4.12); absent before issue 19. */
+  textCursor: z.optional(z.int().check(z.nonnegative())),
+  /** The newest producer epoch of the execution's event journal (docs/protocol.md §6.15); absent = 0. */
+  journalEpoch: z.optional(z.int().check(z.nonnegative())),
 });
 
 const leaseSchema = z.object({
@@ -49,6 +53,11 @@ const leaseSchema = z.object({
   leaseId: z.string(),
   /** Epoch milliseconds after which another instance may take the thread over (docs/protocol.md §6.6). */
   expiresAt: z.number(),
+  /**
+   * Set while the run's caller is gone and no reader has come back (docs/protocol.md §6.15): epoch
+   * milliseconds after which any instance cancels the run as a disconnect would have.
+   */
+  detachedUntil: z.optional(z.number()),
 });
 
 export const threadDocumentSchema = z.object({
@@ -81,5 +90,7 @@ export function newExecution(executionId: string, rosInvocationId: string): Exec
     pipelineOpenSteps: [],
     textDigests: [],
     pending: [],
+    textCursor: 0,
+    journalEpoch: 0,
   };
 }

@@ -20,6 +20,8 @@ export interface TranslatorSeed {
   textDigests: readonly string[];
   pipelineSequence: number;
   pipelineOpenSteps: readonly string[];
+  /** The kernel text cursor the execution reached (docs/protocol.md §4.12). */
+  textCursor: number;
   newId: () => string;
 }
 
@@ -36,15 +38,35 @@ export interface DurableRunState {
   textDigests: string[];
   pipelineSequence: number;
   pipelineOpenSteps: string[];
+  textCursor: number;
 }
+
+/** What the document keeps of the durable run state; documents written before issue 19 have no cursor. */
+export type StoredRunState = Omit<DurableRunState, 'textCursor'> & { textCursor?: number | undefined };
 
 /**
  * The translator of a run — or an observation — of an execution, seeded with what earlier runs of
  * it left durable in the thread document: text digests (docs/protocol.md §4.6), the pipeline cursor
  * and open steps (§8.2, §8.4).
  */
-export function translatorFor(execution: DurableRunState, run: Omit<TranslatorSeed, keyof DurableRunState>): RunTranslator {
-  return new RunTranslator({ ...run, textDigests: execution.textDigests, pipelineSequence: execution.pipelineSequence, pipelineOpenSteps: execution.pipelineOpenSteps });
+export function translatorFor(execution: StoredRunState, run: Omit<TranslatorSeed, keyof DurableRunState>): RunTranslator {
+  return new RunTranslator({
+    ...run,
+    textDigests: execution.textDigests,
+    pipelineSequence: execution.pipelineSequence,
+    pipelineOpenSteps: execution.pipelineOpenSteps,
+    textCursor: execution.textCursor ?? 0,
+  });
+}
+
+/**
+ * How many agent-text messages a task item shows: its history keeps one per streamed delta, and its
+ * status message is the newest one (docs/protocol.md §4.12).
+ */
+function agentTextCount(item: InboundItem): number {
+  let count = agentText(item.statusMessage) === undefined ? 0 : 1;
+  for (const message of item.history) if (agentText(message) !== undefined) count += 1;
+  return count;
 }
 
 function record(value: unknown): JsonObject | undefined {
@@ -57,8 +79,15 @@ export class RunTranslator {
   private readonly pipeline: PipelineLane;
   readonly usage = new UsageLedger();
   private readonly artifactsSeen = new Set<string>();
+  /**
+   * The kernel text cursor (docs/protocol.md §4.12): how many agent-text status messages of the task
+   * this translator has seen — each streamed delta is one, and the kernel keeps each in the task's
+   * history. A task item can only move it forward (its history may be cut short).
+   */
+  textCursor: number;
 
   constructor(private readonly seed: TranslatorSeed) {
+    this.textCursor = seed.textCursor;
     this.text = new TextLane(seed.make, seed.runId, seed.newId, seed.textDigests);
     this.tools = new ToolLane(seed.make, seed.newId);
     this.pipeline = new PipelineLane(seed.make, this.tools, this.usage, { threadId: seed.threadId, cursor: seed.pipelineSequence, openSteps: seed.pipelineOpenSteps });
@@ -79,6 +108,8 @@ export class RunTranslator {
   }
 
   apply(item: InboundItem, options: ApplyOptions = { statusText: true }): AguiEvent[] {
+    if (item.kind === 'task') this.textCursor = Math.max(this.textCursor, agentTextCount(item));
+    else if (item.kind === 'statusUpdate' && agentText(item.statusMessage) !== undefined) this.textCursor += 1;
     const events: AguiEvent[] = [];
     const { iac } = item;
     const thinking = record(iac['thinking']);
@@ -120,7 +151,12 @@ export class RunTranslator {
   }
 
   durableState(): DurableRunState {
-    return { textDigests: this.text.digestList().slice(-MAX_TEXT_DIGESTS), pipelineSequence: this.pipeline.cursor, pipelineOpenSteps: this.pipeline.openSteps() };
+    return {
+      textDigests: this.text.digestList().slice(-MAX_TEXT_DIGESTS),
+      pipelineSequence: this.pipeline.cursor,
+      pipelineOpenSteps: this.pipeline.openSteps(),
+      textCursor: this.textCursor,
+    };
   }
 
   private mapText(item: InboundItem): AguiEvent[] {

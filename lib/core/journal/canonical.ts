@@ -1,0 +1,127 @@
+/**
+ * An execution's event order as its journal tells it (docs/protocol.md §6.15): the batches of every
+ * epoch in order, each epoch cut where a takeover forked from it, and what a reader at a given
+ * position receives next. Pure.
+ */
+import type { EpochStart, JournalBatch } from './batch.js';
+import { isRegenerableText } from './durability.js';
+import { comparePositions, type Position } from './position.js';
+
+export interface CanonicalEntry extends Position {
+  event: JournalBatch['entries'][number]['event'];
+}
+
+export interface EpochInfo {
+  start: EpochStart | undefined;
+  /** The last seq of this epoch in the order (after cuts); 0 when none. */
+  lastSeq: number;
+  /** Entries of this epoch were left out: a takeover forked before them, or a batch is missing. */
+  cut: boolean;
+}
+
+export interface Canonical {
+  entries: CanonicalEntry[];
+  epochs: Map<number, EpochInfo>;
+}
+
+/** Orders the batches of one execution (any order, duplicates allowed). */
+export function canonicalOrder(batches: readonly JournalBatch[]): Canonical {
+  const byEpoch = new Map<number, JournalBatch[]>();
+  for (const batch of batches) byEpoch.set(batch.epoch, [...(byEpoch.get(batch.epoch) ?? []), batch]);
+  const entries: CanonicalEntry[] = [];
+  const epochs = new Map<number, EpochInfo>();
+  for (const epoch of [...byEpoch.keys()].sort((a, b) => a - b)) {
+    const own = (byEpoch.get(epoch) ?? []).sort((a, b) => (a.entries[0]?.seq ?? 0) - (b.entries[0]?.seq ?? 0));
+    const start = own.find((batch) => batch.start !== undefined)?.start;
+    if (start?.kind === 'takeover') cutAt(entries, epochs, start.fromEpoch, start.fromSeq);
+    let next = 1;
+    let cut = start === undefined;
+    if (!cut) {
+      for (const batch of own) {
+        const first = batch.entries[0];
+        if (first === undefined || first.seq < next) continue;
+        // A batch that never landed: nothing of this epoch after it can be placed.
+        if (first.seq !== next) {
+          cut = true;
+          break;
+        }
+        for (const entry of batch.entries) entries.push({ epoch, seq: entry.seq, k: entry.k, event: entry.event });
+        next = first.seq + batch.entries.length;
+      }
+    }
+    epochs.set(epoch, { start, lastSeq: next - 1, cut });
+  }
+  return { entries, epochs };
+}
+
+/** A takeover continued from (fromEpoch, fromSeq): what came after it in the order is a dead branch. */
+function cutAt(entries: CanonicalEntry[], epochs: Map<number, EpochInfo>, fromEpoch: number, fromSeq: number): void {
+  const keep = entries.findIndex((entry) => comparePositions(entry, { epoch: fromEpoch, seq: fromSeq }) > 0);
+  if (keep >= 0) entries.length = keep;
+  for (const [epoch, info] of epochs) {
+    if (epoch > fromEpoch || (epoch === fromEpoch && info.lastSeq > fromSeq)) {
+      info.cut = true;
+      info.lastSeq = epoch === fromEpoch ? fromSeq : 0;
+    }
+  }
+}
+
+export type Continuation =
+  /**
+   * What follows the reader's position in the order (possibly nothing yet). `branch` is set when the
+   * position lay on a dead branch: from then on the reader already holds the agent text up to
+   * `branch.k` of every epoch after `branch.epoch` (skipText).
+   */
+  | { kind: 'entries'; entries: CanonicalEntry[]; branch?: { epoch: number; k: number } }
+  /** The reader holds events the journal does not have (yet): its producer has not journaled them, or died first. */
+  | { kind: 'ahead' }
+  /** The position is older than what the journal keeps. */
+  | { kind: 'expired' };
+
+/**
+ * What a reader at `position` receives next. Without a position: the current run from its first
+ * event. A reader whose position lies on a dead branch — events its producer sent but never
+ * journaled before a takeover forked (docs/protocol.md §6.15) — continues from the fork, less the
+ * agent text it already holds (text up to its cursor `k`, which the takeover regenerated).
+ */
+export function continuationAfter(canonical: Canonical, position: Position | undefined): Continuation {
+  const { entries, epochs } = canonical;
+  if (position === undefined) {
+    const runEpoch = Math.max(0, ...[...epochs].filter(([, info]) => info.start?.kind === 'run').map(([epoch]) => epoch));
+    const first = entries.findIndex((entry) => entry.epoch >= runEpoch);
+    return { kind: 'entries', entries: runEpoch === 0 || first < 0 ? [] : entries.slice(first) };
+  }
+  const info = epochs.get(position.epoch);
+  if (info === undefined) {
+    const newest = Math.max(0, ...epochs.keys());
+    return position.epoch > newest ? { kind: 'ahead' } : { kind: 'expired' };
+  }
+  if (position.seq <= info.lastSeq) {
+    const index = entries.findIndex((entry) => comparePositions(entry, position) > 0);
+    return { kind: 'entries', entries: index < 0 ? [] : entries.slice(index) };
+  }
+  // Beyond what this epoch has in the order: a dead branch when a later epoch continues it.
+  if (![...epochs.keys()].some((epoch) => epoch > position.epoch)) return { kind: 'ahead' };
+  const branch = { epoch: position.epoch, k: position.k };
+  const later = entries.findIndex((entry) => entry.epoch > position.epoch);
+  return { kind: 'entries', entries: later < 0 ? [] : entries.slice(later).filter((entry) => !skipText(branch, entry)), branch };
+}
+
+/** Agent text a reader from a dead branch already holds (continuationAfter). */
+export function skipText(branch: { epoch: number; k: number } | undefined, entry: CanonicalEntry): boolean {
+  return branch !== undefined && entry.epoch > branch.epoch && entry.k <= branch.k && isRegenerableText(entry.event);
+}
+
+/**
+ * The order with one epoch's entries taken from its live producer on this instance (every record
+ * it released, journaled or not): a reader there sees what the producer's own caller sees.
+ */
+export function withLiveEpoch(canonical: Canonical, epoch: number, live: readonly CanonicalEntry[], start: EpochStart): Canonical {
+  const entries = canonical.entries.filter((entry) => entry.epoch < epoch);
+  const epochs = new Map([...canonical.epochs].filter(([known]) => known < epoch).map(([known, info]) => [known, { ...info }]));
+  // The journal may have been read before the takeover wrote its fork point: cut here as well.
+  if (start.kind === 'takeover') cutAt(entries, epochs, start.fromEpoch, start.fromSeq);
+  entries.push(...live);
+  epochs.set(epoch, { start, lastSeq: live.at(-1)?.seq ?? 0, cut: false });
+  return { entries, epochs };
+}

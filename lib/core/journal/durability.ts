@@ -1,0 +1,40 @@
+/**
+ * Which events a producer may send before they are in the journal (docs/protocol.md §6.15
+ * "What is journaled when"). A producer's instance can die (or be frozen) between sending an event
+ * and journaling it; whoever takes the run over then continues from the journal's end. That is
+ * harmless for exactly two kinds of event, which are sent at once and journaled in batches:
+ *
+ * - agent text (its TEXT_MESSAGE_START and _CONTENT): the kernel keeps every text delta in the
+ *   task's history, so a takeover regenerates it exactly from the reader's text cursor `k`;
+ * - content that changes no span (reasoning and tool-argument deltas, tool progress, activity
+ *   snapshots): a reader that got it keeps it, one that did not misses a fragment, and the event
+ *   grammar holds either way.
+ *
+ * Every other event opens, closes or ends something a takeover must know about, so it is journaled
+ * before it is sent (with everything gathered before it).
+ */
+import { type AguiEvent, CUSTOM_TOOL_PROGRESS } from '../translate/events.js';
+
+/** Pipeline text and reasoning ids (docs/protocol.md §8.3): not in the task's history. */
+const PIPELINE_MESSAGE = /^pipeline-message:/;
+
+/** Agent text a takeover can regenerate from the kernel's task history. */
+export function isRegenerableText(event: AguiEvent): boolean {
+  return (event.type === 'TEXT_MESSAGE_START' || event.type === 'TEXT_MESSAGE_CONTENT') && !PIPELINE_MESSAGE.test(event.messageId);
+}
+
+export function mustBeJournaledFirst(event: AguiEvent): boolean {
+  switch (event.type) {
+    case 'TEXT_MESSAGE_START':
+      return !isRegenerableText(event);
+    case 'TEXT_MESSAGE_CONTENT':
+    case 'REASONING_MESSAGE_CONTENT':
+    case 'TOOL_CALL_ARGS':
+    case 'ACTIVITY_SNAPSHOT':
+      return false;
+    case 'CUSTOM':
+      return event.name !== CUSTOM_TOOL_PROGRESS;
+    default:
+      return true;
+  }
+}

@@ -1,0 +1,55 @@
+/** In-memory EventJournal for in-process tests: the same contract as the file and OSS journals. */
+import { type JournalBatch, parseBatch, serializeBatch } from '../../lib/core/journal/batch.js';
+import { batchKeyAfter, batchKeyOf, batchName, dueName } from '../../lib/core/journal/journal-names.js';
+import { type BatchKey, type DueEntry, type EventJournal, StoreConflictError } from '../../lib/core/ports.js';
+
+export class MemoryEventJournal implements EventJournal {
+  private readonly batches = new Map<string, Map<string, string>>();
+  private readonly dueEntries = new Map<string, DueEntry>();
+
+  async append(threadId: string, batch: JournalBatch): Promise<void> {
+    const execution = this.execution(threadId, batch.executionId);
+    const name = batchName(batchKeyOf(batch));
+    if (execution.has(name)) throw new StoreConflictError();
+    execution.set(name, serializeBatch(batch));
+  }
+
+  async read(threadId: string, executionId: string, after?: BatchKey): Promise<JournalBatch[]> {
+    const execution = this.batches.get(`${threadId}\u0000${executionId}`) ?? new Map<string, string>();
+    return [...execution.entries()]
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([, text]) => parseBatch(text, executionId))
+      .filter((batch): batch is JournalBatch => batch !== undefined && batchKeyAfter(batchKeyOf(batch), after));
+  }
+
+  async remove(threadId: string, executionId: string): Promise<void> {
+    this.batches.delete(`${threadId}\u0000${executionId}`);
+  }
+
+  async schedule(entry: DueEntry, replacing?: DueEntry): Promise<void> {
+    this.dueEntries.set(dueName(entry), { ...entry });
+    if (replacing && dueName(replacing) !== dueName(entry)) await this.unschedule(replacing);
+  }
+
+  async unschedule(entry: DueEntry): Promise<void> {
+    this.dueEntries.delete(dueName(entry));
+  }
+
+  async due(now: number, limit: number): Promise<DueEntry[]> {
+    return [...this.dueEntries.entries()]
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([, entry]) => entry)
+      .filter((entry) => entry.dueAt <= now)
+      .slice(0, limit);
+  }
+
+  private execution(threadId: string, executionId: string): Map<string, string> {
+    const key = `${threadId}\u0000${executionId}`;
+    let execution = this.batches.get(key);
+    if (!execution) {
+      execution = new Map();
+      this.batches.set(key, execution);
+    }
+    return execution;
+  }
+}

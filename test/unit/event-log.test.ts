@@ -1,0 +1,237 @@
+/**
+ * The producer's event log (lib/core/journal/event-log.ts; docs/protocol.md §4.1, §4.12, §6.15):
+ * bursts and merged deltas, positions and SSE ids, what is journaled when, what waits for the
+ * journal, a journal that fails, and readers that join later.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { JournalBatch } from '../../lib/core/journal/batch.js';
+import { EventLog, type LogRecord } from '../../lib/core/journal/event-log.js';
+import { executionTag } from '../../lib/core/journal/position.js';
+import type { EventJournal } from '../../lib/core/ports.js';
+import type { AguiEvent } from '../../lib/core/translate/events.js';
+import { MemoryEventJournal } from '../support/memory-journal.js';
+
+const EXECUTION = '0b5c8e8e-3d1a-4f5e-9c43-1d3f0f3b9a11';
+const text = (delta: string, timestamp = 1): AguiEvent => ({ type: 'TEXT_MESSAGE_CONTENT', timestamp, messageId: 'm', delta });
+const tool = (id: string): AguiEvent => ({ type: 'TOOL_CALL_START', timestamp: 1, toolCallId: id, toolCallName: id });
+const runStarted: AguiEvent = { type: 'RUN_STARTED', timestamp: 1, threadId: 't', runId: 'r' };
+
+/** A journal whose writes land when the test says. */
+class GatedJournal extends MemoryEventJournal {
+  readonly written: JournalBatch[] = [];
+  private gates: Array<() => void> = [];
+  held = false;
+  failing = false;
+
+  override async append(threadId: string, batch: JournalBatch): Promise<void> {
+    if (this.held) await new Promise<void>((resolve) => this.gates.push(resolve));
+    if (this.failing) throw new Error('the store is down');
+    await super.append(threadId, batch);
+    this.written.push(batch);
+  }
+
+  land(): void {
+    this.held = false;
+    for (const gate of this.gates.splice(0)) gate();
+  }
+}
+
+function logWith(journal: EventJournal | undefined, warnings: unknown[] = []) {
+  const deferred: Array<() => void> = [];
+  const releases: LogRecord[][] = [];
+  const log = new EventLog({
+    journal,
+    threadId: 'thread',
+    executionId: EXECUTION,
+    epoch: 2,
+    start: { kind: 'run', runId: 'r' },
+    defer: (task) => deferred.push(task),
+    flushMs: 1_000,
+    maxBytes: 1_000_000,
+    logger: { debug: () => undefined, info: () => undefined, warn: (message: string) => warnings.push(message), error: () => undefined, child: () => undefined as never },
+  });
+  let ended = false;
+  log.join({ push: (records) => releases.push([...records]), end: () => (ended = true) });
+  return {
+    log,
+    releases,
+    /** The turn of the event loop ends: the gathered burst is placed. */
+    endTurn: () => {
+      for (const task of deferred.splice(0)) task();
+    },
+    ended: () => ended,
+  };
+}
+
+const settle = () => vi.advanceTimersByTimeAsync(0);
+
+describe('bursts and positions', () => {
+  it('places an event after a quiet moment at once and the rest of its turn together, deltas of one message merged', async () => {
+    const { log, releases, endTurn } = logWith(undefined);
+    log.emit(text('Fast ', 100), 1);
+    log.emit(text('answer ', 101), 2);
+    log.emit(text('for you.', 102), 3);
+    log.emit(tool('t1'), 3);
+    expect(releases.map((batch) => batch.map((record) => record.event))).toEqual([[text('Fast ', 100)]]);
+    endTurn();
+    expect(releases[1]?.map((record) => record.event)).toEqual([text('answer for you.', 101), tool('t1')]);
+    // The merged delta takes the position of its last part; seqs count placed events.
+    expect(releases.flat().map((record) => record.position)).toEqual([
+      { epoch: 2, seq: 1, k: 1 },
+      { epoch: 2, seq: 2, k: 3 },
+      { epoch: 2, seq: 3, k: 3 },
+    ]);
+    const tag = executionTag(EXECUTION);
+    expect(releases.flat().map((record) => record.id)).toEqual([`${tag}.2.1.1`, `${tag}.2.2.3`, `${tag}.2.3.3`]);
+    expect(releases[0]?.[0]?.sse).toBe(`id: ${tag}.2.1.1\ndata: ${JSON.stringify(text('Fast ', 100))}\n\n`);
+    await log.close();
+  });
+
+  it('keeps deltas of other messages, tool calls and kinds apart, in order', () => {
+    const { log, releases, endTurn } = logWith(undefined);
+    log.emit(runStarted, 0);
+    const burst: AguiEvent[] = [
+      text('a'),
+      text('b'),
+      { type: 'TEXT_MESSAGE_CONTENT', timestamp: 1, messageId: 'n', delta: 'c' },
+      { type: 'REASONING_MESSAGE_CONTENT', timestamp: 1, messageId: 'n', delta: 'd' },
+      { type: 'REASONING_MESSAGE_CONTENT', timestamp: 1, messageId: 'n', delta: 'e' },
+      { type: 'TEXT_MESSAGE_END', timestamp: 1, messageId: 'm' },
+      text('f'),
+      { type: 'TOOL_CALL_ARGS', timestamp: 1, toolCallId: 't1', delta: '{"a":' },
+      { type: 'TOOL_CALL_ARGS', timestamp: 1, toolCallId: 't1', delta: '1}' },
+      { type: 'TOOL_CALL_ARGS', timestamp: 1, toolCallId: 't2', delta: '{}' },
+    ];
+    for (const event of burst) log.emit(event, 0);
+    endTurn();
+    const placed = releases[1]?.map((record) => record.event as unknown as Record<string, unknown>) ?? [];
+    expect(placed.map((event) => [event['type'], event['messageId'] ?? event['toolCallId'], event['delta']])).toEqual([
+      ['TEXT_MESSAGE_CONTENT', 'm', 'ab'],
+      ['TEXT_MESSAGE_CONTENT', 'n', 'c'],
+      ['REASONING_MESSAGE_CONTENT', 'n', 'de'],
+      ['TEXT_MESSAGE_END', 'm', undefined],
+      ['TEXT_MESSAGE_CONTENT', 'm', 'f'],
+      ['TOOL_CALL_ARGS', 't1', '{"a":1}'],
+      ['TOOL_CALL_ARGS', 't2', '{}'],
+    ]);
+    expect(burst.map((event) => (event as unknown as { delta?: string }).delta)).toEqual(['a', 'b', 'c', 'd', 'e', undefined, 'f', '{"a":', '1}', '{}']);
+  });
+});
+
+describe('what is journaled when (docs/protocol.md §6.15)', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('releases nothing before the epoch’s first batch, with its start, has landed', async () => {
+    const journal = new GatedJournal();
+    journal.held = true;
+    const { log, releases } = logWith(journal);
+    log.emit(runStarted, 0);
+    await settle();
+    expect(releases).toEqual([]);
+    journal.land();
+    await settle();
+    expect(releases.flat().map((record) => record.event.type)).toEqual(['RUN_STARTED']);
+    expect(journal.written[0]).toMatchObject({ executionId: EXECUTION, epoch: 2, start: { kind: 'run', runId: 'r' }, entries: [{ seq: 1, k: 0, event: runStarted }] });
+  });
+
+  it('sends text at once and journals it within a second, in one batch', async () => {
+    const journal = new GatedJournal();
+    const { log, releases, endTurn } = logWith(journal);
+    log.emit(runStarted, 0);
+    await settle();
+    for (const [index, delta] of ['a', 'b', 'c'].entries()) {
+      log.emit(text(delta), index + 1);
+      endTurn();
+      await settle();
+    }
+    expect(releases.flat().map((record) => record.event.type)).toEqual(['RUN_STARTED', 'TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_CONTENT']);
+    expect(journal.written).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(999);
+    expect(journal.written).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(journal.written[1]?.entries.map((entry) => [entry.seq, entry.k])).toEqual([
+      [2, 1],
+      [3, 2],
+      [4, 3],
+    ]);
+    expect(journal.written[1]?.start).toBeUndefined();
+  });
+
+  it('holds an event that opens a span, and everything after it, until a write holding it has landed', async () => {
+    const journal = new GatedJournal();
+    const { log, releases, endTurn } = logWith(journal);
+    log.emit(runStarted, 0);
+    await settle();
+    log.emit(text('before'), 1);
+    endTurn();
+    journal.held = true;
+    log.emit(tool('t1'), 1);
+    endTurn();
+    await settle();
+    log.emit(text('after'), 2);
+    endTurn();
+    await settle();
+    expect(releases.flat().map((record) => record.event.type)).toEqual(['RUN_STARTED', 'TEXT_MESSAGE_CONTENT']);
+    journal.land();
+    await settle();
+    expect(releases.flat().map((record) => record.event.type)).toEqual(['RUN_STARTED', 'TEXT_MESSAGE_CONTENT', 'TOOL_CALL_START', 'TEXT_MESSAGE_CONTENT']);
+    // The text before the tool went into the tool's write; the text after waits for the next flush.
+    expect(journal.written[1]?.entries.map((entry) => entry.event.type)).toEqual(['TEXT_MESSAGE_CONTENT', 'TOOL_CALL_START']);
+  });
+
+  it('goes on without a journal that fails, and says so once', async () => {
+    const journal = new GatedJournal();
+    journal.failing = true;
+    const warnings: unknown[] = [];
+    const { log, releases, endTurn, ended } = logWith(journal, warnings);
+    log.emit(runStarted, 0);
+    await settle();
+    log.emit(tool('t1'), 0);
+    endTurn();
+    log.emit(text('x'), 1);
+    await log.close();
+    expect(releases.flat().map((record) => record.event.type)).toEqual(['RUN_STARTED', 'TOOL_CALL_START', 'TEXT_MESSAGE_CONTENT']);
+    expect(warnings).toHaveLength(1);
+    expect(ended()).toBe(true);
+  });
+
+  it('writes everything and ends its readers when closed', async () => {
+    const journal = new GatedJournal();
+    const { log, endTurn, ended } = logWith(journal);
+    log.emit(runStarted, 0);
+    log.emit(text('a'), 1);
+    endTurn();
+    log.emit(text('b'), 2);
+    await log.close();
+    expect(journal.written.flatMap((batch) => batch.entries.map((entry) => entry.seq))).toEqual([1, 2, 3]);
+    expect(ended()).toBe(true);
+  });
+});
+
+describe('readers that join later', () => {
+  it('get what was released after their position, then every later release, nothing twice', async () => {
+    const { log, endTurn } = logWith(new MemoryEventJournal());
+    log.emit(runStarted, 0);
+    await new Promise((resolve) => setImmediate(resolve));
+    log.emit(text('a'), 1);
+    endTurn();
+    log.emit(text('b'), 2);
+    endTurn();
+    await new Promise((resolve) => setImmediate(resolve));
+    const later: LogRecord[] = [];
+    const joined = log.join({ push: (records) => later.push(...records), end: () => undefined }, { epoch: 2, seq: 2, k: 1 });
+    expect(joined.more).toBe(true);
+    expect(joined.records.map((record) => record.position.seq)).toEqual([3]);
+    log.emit(text('c'), 3);
+    await log.close();
+    expect(later.map((record) => record.position.seq)).toEqual([4]);
+    const afterClose = log.join({ push: () => undefined, end: () => undefined });
+    expect(afterClose).toMatchObject({ more: false });
+    expect(afterClose.records.map((record) => record.position.seq)).toEqual([1, 2, 3, 4]);
+  });
+});

@@ -1,0 +1,131 @@
+/**
+ * An execution's event order from its journal (lib/core/journal/canonical.ts; docs/protocol.md
+ * §6.15): epochs in order, a takeover cutting the dead branch it forked from, missing batches, and
+ * what a reader at a position receives next — on the order, ahead of it, on a dead branch (less the
+ * text it holds), or older than what is kept. Plus event ids (position.ts).
+ */
+import { describe, expect, it } from 'vitest';
+import type { JournalBatch, JournalEntry } from '../../lib/core/journal/batch.js';
+import { canonicalOrder, continuationAfter, withLiveEpoch } from '../../lib/core/journal/canonical.js';
+import { eventId, executionTag, parseEventId } from '../../lib/core/journal/position.js';
+import type { AguiEvent } from '../../lib/core/translate/events.js';
+
+const X = 'execution-1';
+const started = (runId: string): AguiEvent => ({ type: 'RUN_STARTED', timestamp: 1, threadId: 't', runId });
+const textStart: AguiEvent = { type: 'TEXT_MESSAGE_START', timestamp: 1, messageId: 'task-message', role: 'assistant' };
+const text = (delta: string): AguiEvent => ({ type: 'TEXT_MESSAGE_CONTENT', timestamp: 1, messageId: 'task-message', delta });
+const toolStart = (id: string): AguiEvent => ({ type: 'TOOL_CALL_START', timestamp: 1, toolCallId: id, toolCallName: id });
+const finished = (runId: string): AguiEvent => ({ type: 'RUN_FINISHED', timestamp: 1, threadId: 't', runId, outcome: { type: 'success' } });
+
+function entries(first: number, events: Array<[AguiEvent, number]>): JournalEntry[] {
+  return events.map(([event, k], index) => ({ seq: first + index, k, event }));
+}
+
+/** Run r1 (epoch 1): started, text a b, a tool; its producer died after seq 4; a takeover (epoch 2) forked at 4. */
+const run: JournalBatch[] = [
+  {
+    executionId: X,
+    epoch: 1,
+    start: { kind: 'run', runId: 'r1' },
+    entries: entries(1, [
+      [started('r1'), 0],
+      [textStart, 1],
+      [text('a'), 1],
+    ]),
+  },
+  { executionId: X, epoch: 1, entries: entries(4, [[text('b'), 2]]) },
+  // Written by the dead producer after the takeover read the journal: a dead branch.
+  { executionId: X, epoch: 1, entries: entries(5, [[toolStart('late'), 2]]) },
+  { executionId: X, epoch: 2, start: { kind: 'takeover', runId: 'r1', fromEpoch: 1, fromSeq: 4 }, entries: [] },
+  {
+    executionId: X,
+    epoch: 2,
+    entries: entries(1, [
+      [text('c'), 3],
+      [text('d'), 4],
+      [toolStart('t1'), 4],
+      [finished('r1'), 4],
+    ]),
+  },
+];
+
+describe('the order of an execution', () => {
+  it('places epochs in order and cuts an epoch where a takeover forked from it', () => {
+    const order = canonicalOrder([...run].reverse());
+    expect(order.entries.map((entry) => [entry.epoch, entry.seq])).toEqual([
+      [1, 1],
+      [1, 2],
+      [1, 3],
+      [1, 4],
+      [2, 1],
+      [2, 2],
+      [2, 3],
+      [2, 4],
+    ]);
+    expect(order.epochs.get(1)).toMatchObject({ lastSeq: 4, cut: true });
+  });
+
+  it('stops an epoch at a batch that never landed', () => {
+    const order = canonicalOrder([run[0] as JournalBatch, { executionId: X, epoch: 1, entries: entries(9, [[text('z'), 9]]) }]);
+    expect(order.entries.map((entry) => entry.seq)).toEqual([1, 2, 3]);
+    expect(order.epochs.get(1)).toMatchObject({ lastSeq: 3, cut: true });
+  });
+
+  it('gives a reader on the order what follows it, and one without a position the current run from its start', () => {
+    const order = canonicalOrder(run);
+    const after = continuationAfter(order, { epoch: 1, seq: 2, k: 1 });
+    expect(after.kind === 'entries' && after.entries.map((entry) => [entry.epoch, entry.seq])).toEqual([
+      [1, 3],
+      [1, 4],
+      [2, 1],
+      [2, 2],
+      [2, 3],
+      [2, 4],
+    ]);
+    const resumed: JournalBatch = { executionId: X, epoch: 3, start: { kind: 'run', runId: 'r2' }, entries: entries(1, [[started('r2'), 4]]) };
+    const current = continuationAfter(canonicalOrder([...run, resumed]), undefined);
+    expect(current.kind === 'entries' && current.entries.map((entry) => entry.event.type)).toEqual(['RUN_STARTED']);
+  });
+
+  it('continues a reader from a dead branch at the fork, less the agent text it already holds', () => {
+    // The reader got seq 5 (the late tool) and text up to k 3 from the dead producer.
+    const after = continuationAfter(canonicalOrder(run), { epoch: 1, seq: 6, k: 3 });
+    expect(after).toMatchObject({ kind: 'entries', branch: { epoch: 1, k: 3 } });
+    expect(after.kind === 'entries' && after.entries.map((entry) => [entry.event.type, (entry.event as { delta?: string }).delta])).toEqual([
+      ['TEXT_MESSAGE_CONTENT', 'd'],
+      ['TOOL_CALL_START', undefined],
+      ['RUN_FINISHED', undefined],
+    ]);
+  });
+
+  it('says when a reader is ahead of the journal, and when its position is older than what is kept', () => {
+    const order = canonicalOrder(run.slice(0, 2));
+    expect(continuationAfter(order, { epoch: 1, seq: 7, k: 5 })).toEqual({ kind: 'ahead' });
+    expect(continuationAfter(order, { epoch: 2, seq: 1, k: 5 })).toEqual({ kind: 'ahead' });
+    expect(continuationAfter(canonicalOrder(run.slice(3)), { epoch: 1, seq: 2, k: 1 })).toEqual({ kind: 'expired' });
+  });
+
+  it('takes a live epoch from its producer, cutting the branch its takeover forked from even if the journal was read before', () => {
+    const journalOnly = canonicalOrder(run.slice(0, 3));
+    const live = entries(1, [[text('c'), 3]]).map((entry) => ({ ...entry, epoch: 2 }));
+    const view = withLiveEpoch(journalOnly, 2, live, { kind: 'takeover', runId: 'r1', fromEpoch: 1, fromSeq: 4 });
+    expect(view.entries.map((entry) => [entry.epoch, entry.seq])).toEqual([
+      [1, 1],
+      [1, 2],
+      [1, 3],
+      [1, 4],
+      [2, 1],
+    ]);
+  });
+});
+
+describe('event ids (docs/protocol.md §4.12)', () => {
+  it('carry the execution, the epoch, the seq and the text cursor, and are read back only for their execution', () => {
+    const tag = executionTag(X);
+    const id = eventId(tag, { epoch: 2, seq: 17, k: 40 });
+    expect(id).toBe(`${tag}.2.17.40`);
+    expect(parseEventId(id, tag)).toEqual({ kind: 'position', position: { epoch: 2, seq: 17, k: 40 } });
+    expect(parseEventId(id, executionTag('another'))).toEqual({ kind: 'otherExecution' });
+    for (const bad of ['', '17', `${tag}.2.17`, `${tag}.x.1.1`, `${tag}.2.17.40.1`, `${tag.toUpperCase()}.2.17.40`]) expect(parseEventId(bad, tag)).toEqual({ kind: 'malformed' });
+  });
+});
