@@ -166,6 +166,23 @@ describe('graceful shutdown', () => {
     await run.rest;
   });
 
+  it('exits at once with 1 on a second SIGTERM, however soon: only the terminal’s Ctrl-C (SIGINT) reaches a process twice', async () => {
+    const run = await startRun('long', uniqueId('thread'), 'TEXT_MESSAGE_CONTENT');
+    const exits: number[] = [];
+    const signals = new EventEmitter();
+    const remove = exitOnSignals(stack.server, { drainMs: 10_000, cleanupMs: 10_000 }, logger(), { signals, exit: (code) => exits.push(code), now: () => 5_000 });
+    try {
+      signals.emit('SIGTERM', 'SIGTERM');
+      signals.emit('SIGTERM', 'SIGTERM');
+      expect(exits).toEqual([1]);
+      stack.server.inFlight.abortAll(new Error('test over'));
+      await stack.server.inFlight.idle();
+    } finally {
+      remove();
+    }
+    await run.rest;
+  });
+
   it('runs afterShutdown (the local stack closes its emulators there) only after the aborted runs cancelled their task, then exits', async () => {
     const run = await startRun('long', uniqueId('thread'), 'TEXT_MESSAGE_CONTENT');
     const taskId = /"taskId":"([^"]+)"/.exec(run.seen)?.[1];
