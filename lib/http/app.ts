@@ -15,7 +15,7 @@ import type { ConsoleRoute } from './console-route.js';
 import { type CorsOrigins, preflightResponse, withCors } from './cors.js';
 import { JSON_HEADERS, jsonResponse } from './json-response.js';
 import { LiveStreamGate } from './live-stream-gate.js';
-import { handlePreStop, isPreStopCall, PRE_STOP_PATH, type PreStopDrain } from './pre-stop-route.js';
+import { handlePreStop, isPreStopCall, logUnmarkedPreStop, PRE_STOP_PATH, type PreStopDrain } from './pre-stop-route.js';
 
 /**
  * The POST routes and everything behind them — validation (zod), the core's runs, the kernel's
@@ -62,7 +62,10 @@ export interface AppDeps {
   versions: { serverVersion: string; protocolPackageVersion: string };
   /** The web console under /console, when IAC_CODE_AGUI_CONSOLE=1 (docs/protocol.md §1.1; docs/architecture.md §6); absent = 404 there. */
   console?: ConsoleRoute;
-  /** FC's PreStop hook drains the instance through this (docs/architecture.md §6); absent = no /pre-stop route. */
+  /**
+   * FC's PreStop hook drains the instance through this (docs/architecture.md §6.6); given only inside
+   * Function Compute (FC_SERVER_PORT set). Absent = no /pre-stop route.
+   */
   preStop?: PreStopDrain;
 }
 
@@ -150,9 +153,13 @@ async function dispatch(request: Request, signal: AbortSignal, deps: RouteDeps, 
       const executionId = safeDecode(subscribe[1] as string);
       return executionId === undefined ? await notFound() : await route('POST', async () => (await postRoutes()).handleSubscribe(request, signal, executionId, deps, logger));
     }
-    // Only FC's own lifecycle call sees this path (pre-stop-route.ts); to anyone else it does not exist.
+    // Only FC's own lifecycle call sees this path, and only inside FC (pre-stop-route.ts); to anyone
+    // else it does not exist.
     const { preStop } = deps;
-    if (url.pathname === PRE_STOP_PATH && preStop && isPreStopCall(request)) return await route('GET', () => handlePreStop(signal, preStop, logger));
+    if (url.pathname === PRE_STOP_PATH && preStop) {
+      if (isPreStopCall(request)) return await route('GET', () => handlePreStop(signal, preStop, logger));
+      if (request.method === 'GET') logUnmarkedPreStop(request, logger);
+    }
     return await notFound();
   } catch (error) {
     logger.error('request failed', { error: errorFields(error) });
