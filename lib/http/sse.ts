@@ -9,7 +9,7 @@ import { errorFields } from '../core/error-fields.js';
 import type { Logger } from '../core/ports.js';
 import type { AguiEvent } from '../core/translate/events.js';
 import { DeltaMerge } from './delta-merge.js';
-import { SseSource, sseSourceResponse } from './sse-source.js';
+import { MAX_QUEUED_SSE_BYTES, SseSource, sseSourceResponse } from './sse-source.js';
 
 /** No `connection` header: Function Compute forbids a function to set one (docs/protocol.md §1.5). */
 export const SSE_HEADERS = {
@@ -53,9 +53,11 @@ export function sseResponse(run: RunBody, options: SseOptions): Response {
   else requestSignal.addEventListener('abort', forwardAbort, { once: true });
   let heartbeat: ReturnType<typeof setTimeout> | undefined;
   let lastWrite = performance.now();
-  // The reader cancelled the body: the run's signal aborts and writes stop.
-  const source = new SseSource(() => {
+  // The reader cancelled the body, or stopped reading while its queue passed its bound (sse-source.ts):
+  // the run's signal aborts and writes stop — the disconnect rule applies (docs/protocol.md §6.8).
+  const source = new SseSource((why) => {
     clearTimeout(heartbeat);
+    if (why === 'unread') options.logger.warn('SSE reader stopped reading; treated as disconnected', { queuedBytesOver: MAX_QUEUED_SSE_BYTES });
     aborting.abort();
   });
   // Writes stop only when the reader cancelled the body. After a client disconnect the socket is

@@ -202,7 +202,8 @@ async function writeResponse(response: Response, req: IncomingMessage, res: Serv
  * stream between them, so an idle live stream holds less (docs/architecture.md §2). The same rules as
  * the read loop above: a full socket holds the source's next chunks until it drains; after the
  * client left, what the run still writes is dropped, and the response ends — the request leaves
- * the in-flight set — only when the source ends, after the run's clean-up.
+ * the in-flight set — only when the source ends, after the run's clean-up. A client that stops
+ * reading while its queue passes the source's bound is let go as if it had left (sse-source.ts).
  */
 function writeSource(source: SseSource, res: ServerResponse): Promise<void> {
   return new Promise<void>((ended) => {
@@ -216,6 +217,11 @@ function writeSource(source: SseSource, res: ServerResponse): Promise<void> {
       end() {
         if (!res.destroyed) res.end();
         ended();
+      },
+      // A reader that stopped reading past the source's bound is let go like one that left: the
+      // socket closes, the request's signal aborts, and the run's end still ends this response.
+      abandon() {
+        res.destroy();
       },
     });
   });
