@@ -77,3 +77,21 @@ export function imagePart(mimeType: string, bytes: Uint8Array | string, filename
   const value = typeof bytes === 'string' ? bytes : Buffer.from(bytes).toString('base64');
   return { type: 'image', source: { type: 'data', mimeType, value }, ...(filename ? { metadata: { filename } } : {}) };
 }
+
+/**
+ * A valid grey PNG of any size that stays small: every row is the same zero bytes, which deflate
+ * shrinks to almost nothing (a 1 × 20,000,000 image is about 40 KB). For images whose cost lies in
+ * their dimensions, not their bytes.
+ */
+export function greyPng(width: number, height: number): Buffer {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 0, 0, 0, 0], 8); // bit depth 8, colour type 0 (grey), deflate, filter method 0, no interlace
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(Buffer.alloc((width + 1) * height), { level: 9 })),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
