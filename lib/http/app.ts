@@ -54,6 +54,12 @@ export interface AppDeps {
   /** The thread store for this request (OSS credentials may arrive per request in FC, docs/protocol.md §9.4). */
   storeFor: (request: Request) => ThreadStore;
   storeKind: ThreadStore['kind'];
+  /**
+   * Why the store can no longer be used by this instance — e.g. OSS refusing its credentials
+   * (lib/adapters/oss-store/credentials.ts) — or undefined: GET /health then answers 503 with it,
+   * so Function Compute's health check replaces the instance (docs/protocol.md §1.7).
+   */
+  storeHealth?: () => string | undefined;
   kernel: A2AKernel;
   /** Decodes and re-encodes images for downsampling (docs/protocol.md §3.4). */
   images: ImageCodec;
@@ -110,7 +116,8 @@ export function createApp(appDeps: AppDeps): App {
     plain(method: string, target: string): PlainResponse | undefined {
       // With CORS on, every answer carries `vary: origin` (cors.ts): those go through fetch.
       if (corsOrigins.length > 0 || method !== 'GET' || target.split('?')[0] !== '/health') return undefined;
-      return { status: 200, headers: { ...JSON_HEADERS }, body: JSON.stringify(healthBody(deps)) };
+      const { status, body } = healthOf(deps);
+      return { status, headers: { ...JSON_HEADERS }, body: JSON.stringify(body) };
     },
   };
 }
@@ -179,18 +186,26 @@ function safeDecode(segment: string): string | undefined {
   }
 }
 
-/** `GET /health` reveals versions and the store kind, never a URL, token or bucket (docs/protocol.md §1.7). */
-function healthBody(deps: AppDeps): Record<string, string> {
-  return {
-    status: 'ok',
+/**
+ * `GET /health` reveals versions and the store kind, never a URL, token or bucket (docs/protocol.md
+ * §1.7): 200 `ok`, or 503 `unavailable` with the reason once the store can no longer be used by this
+ * instance (its credentials refused), so Function Compute's health check replaces it.
+ */
+function healthOf(deps: AppDeps): { status: 200 | 503; body: Record<string, string> } {
+  const problem = deps.storeHealth?.();
+  const body: Record<string, string> = {
+    status: problem ? 'unavailable' : 'ok',
     protocol: 'ag-ui',
     protocolPackageVersion: deps.versions.protocolPackageVersion,
     executionKernel: 'a2a-1.0',
     serverVersion: deps.versions.serverVersion,
     store: deps.storeKind,
   };
+  if (problem) body['reason'] = problem;
+  return { status: problem ? 503 : 200, body };
 }
 
 function health(deps: AppDeps): Response {
-  return jsonResponse(200, healthBody(deps));
+  const { status, body } = healthOf(deps);
+  return jsonResponse(status, body);
 }
