@@ -10,13 +10,14 @@
  * At most IMAGE_WORK_CONCURRENCY sharp operations run at once, whatever the number of requests:
  * each occupies a thread of libuv's pool (4 by default) for as long as libvips works, and the file
  * store's disk work, DNS lookups and zlib share that pool — four large images at once used to queue
- * every other thread's disk work behind them (docs/architecture.md §4.6). The rest wait their turn.
+ * every other thread's disk work behind them (docs/architecture.md §4.6). The rest wait their turn
+ * (work-gate.ts).
  */
-import pLimit from 'p-limit';
 import type SharpFactory from 'sharp';
 import { onceUntilFailure } from '../../core/once-until-failure.js';
 import { type ImageCodec, ImageDecodeError, type ImageEncoding, type ImageFormat, type ImageInfo } from '../../core/ports.js';
 import { MAX_IMAGE_PIXELS } from '../../core/protocol/image-downsample.js';
+import { WorkGate } from './work-gate.js';
 
 type Sharp = typeof SharpFactory;
 
@@ -46,11 +47,11 @@ const HEADER = { failOn: 'truncated', limitInputPixels: false } as const;
 export const IMAGE_WORK_CONCURRENCY = 2;
 
 /** One queue for the whole process: the pool it protects is the process's. */
-const imageWork = pLimit(IMAGE_WORK_CONCURRENCY);
+const imageWork = new WorkGate(IMAGE_WORK_CONCURRENCY);
 
 async function onImage<T>(what: string, work: () => Promise<T>): Promise<T> {
   try {
-    return await imageWork(work);
+    return await imageWork.run(work);
   } catch (error) {
     // libvips' own words stay in the cause (logged), never in the caller's answer (docs/protocol.md §2.5).
     const overPixelLimit = error instanceof Error && /pixel limit/i.test(error.message);
