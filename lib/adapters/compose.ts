@@ -10,6 +10,8 @@ import { versions } from './versions.js';
 interface StoreWiring {
   storeFor: (request: Request) => ThreadStore;
   kind: ThreadStore['kind'];
+  /** Why the store can no longer be used by this instance (GET /health: 503), once its driver knows. */
+  health?: () => string | undefined;
 }
 
 /**
@@ -19,7 +21,7 @@ interface StoreWiring {
 export type AppExtras = Pick<AppDeps, 'console' | 'preStop'>;
 
 export function composeApp(config: EntryConfig, logger: Logger, extras: AppExtras = {}): App {
-  const { storeFor, kind } = createStores(config);
+  const { storeFor, kind, health } = createStores(config);
   // Each adapter's module loads with its first use (lazy-ports.ts, lazy-store.ts; docs/architecture.md §6.3).
   const kernel = new LazyKernel(async () => {
     const { SdkA2AKernel } = await import('./a2a-kernel/sdk-kernel.js');
@@ -39,6 +41,7 @@ export function composeApp(config: EntryConfig, logger: Logger, extras: AppExtra
     },
     storeFor,
     storeKind: kind,
+    ...(health ? { storeHealth: health } : {}),
     kernel,
     images: new LazyImageCodec(async () => new (await import('./image/sharp-codec.js')).SharpImageCodec()),
     logger,
@@ -56,12 +59,15 @@ export function composeApp(config: EntryConfig, logger: Logger, extras: AppExtra
 function createStores(config: Config): StoreWiring {
   const oss = config.store === 'oss' ? config.oss : undefined;
   if (oss) {
+    // Loaded with the first request that needs a store; until then nothing can have been refused.
+    let provider: { health(): string | undefined } | undefined;
     const storeFor = lazyStoreFor('oss', async () => {
       const { OssStoreProvider } = await import('./oss-store/index.js');
-      const provider = new OssStoreProvider(oss);
-      return (request) => provider.storeFor(request);
+      const loaded = new OssStoreProvider(oss);
+      provider = loaded;
+      return (request) => loaded.storeFor(request);
     });
-    return { storeFor, kind: 'oss' };
+    return { storeFor, kind: 'oss', health: () => provider?.health() };
   }
   const storeFor = lazyStoreFor('file', async () => {
     const { FileThreadStore } = await import('./file-store/file-store.js');

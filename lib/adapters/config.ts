@@ -51,6 +51,11 @@ export interface Config {
   console: boolean;
   /** IAC_CODE_AGUI_CORS_ORIGINS: exact origins allowed by CORS; empty = CORS off (docs/protocol.md §1.5). */
   corsOrigins: string[];
+  /**
+   * FC_SERVER_PORT is set: Function Compute (or FC-local) runs the process and may call its PreStop
+   * hook, so GET /pre-stop exists (docs/protocol.md §1.1, §9.3); anywhere else it is 404.
+   */
+  preStopHook: boolean;
 }
 
 /** Where an entry point runs (lib/adapters/start-adapter.ts). */
@@ -154,5 +159,6 @@ export function loadConfig(env: Env = process.env, options: { platform?: Platfor
     logLevel: logLevelFrom(env),
     console: onOffFlag('IAC_CODE_AGUI_CONSOLE', env['IAC_CODE_AGUI_CONSOLE']),
     corsOrigins: corsOriginsFrom(env),
+    preStopHook: setting(env, 'FC_SERVER_PORT') !== undefined,
   };
 }

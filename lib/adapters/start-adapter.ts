@@ -9,9 +9,10 @@
  * 3. On SIGTERM or SIGINT: drain, abort, clean up (node-server/graceful-shutdown.ts) — so a live
  *    run's client gets RUN_ERROR CANCELLED, the kernel gets CancelTask and the lease is released —
  *    then close the emulators (after the CancelTask calls reached them), then exit.
- * 4. On FC's PreStop hook (GET /pre-stop, lib/http/pre-stop-route.ts): the same drain, abort and
- *    clean-up with the same deadlines, answered once done; the process keeps running (FC stops the
- *    instance itself after the hook), so a later signal finds nothing left to drain.
+ * 4. On FC's PreStop hook (GET /pre-stop, lib/http/pre-stop-route.ts; wired in only when
+ *    FC_SERVER_PORT is set): the same drain, abort and clean-up with the same deadlines, answered
+ *    once done; the process keeps running (FC stops the instance itself after the hook), so a later
+ *    signal finds nothing left to drain.
  *
  * A start-up failure stops the process with one line: `configuration error: <message naming the
  * variable>` on a terminal, one JSON log line in FC, where only log lines are collected.
@@ -115,7 +116,9 @@ export async function startAdapter<E extends RunningEmulators>(options: LocalSta
       preStopDrain ??= shutDown(running, config.shutdown, logger, { exempt: (live) => hookRequests.has(live), keepListening: true });
       return preStopDrain;
     };
-    const server = await listen(composeApp(config, logger, { console: consoleRoute, preStop }), logger, config.host, config.port, { bodyTimeoutMs: config.bodyTimeoutMs });
+    // The hook exists only where FC can call it (FC_SERVER_PORT set): anywhere else anyone could drain the instance.
+    const extras = config.preStopHook ? { console: consoleRoute, preStop } : { console: consoleRoute };
+    const server = await listen(composeApp(config, logger, extras), logger, config.host, config.port, { bodyTimeoutMs: config.bodyTimeoutMs });
     running = server;
     exitOnSignals(server, config.shutdown, logger, { exit, signals: options.signals, afterShutdown: async () => emulators?.close() });
     // The Node release is on the line so a deployment shows which one FC's layer gave it (docs/deploy.md).

@@ -16,7 +16,7 @@ import { type CorsOrigins, preflightResponse, withCors } from './cors.js';
 import { JSON_HEADERS, jsonResponse } from './json-response.js';
 import { LiveLogs } from './live-logs.js';
 import { LiveStreamGate } from './live-stream-gate.js';
-import { handlePreStop, isPreStopCall, PRE_STOP_PATH, type PreStopDrain } from './pre-stop-route.js';
+import { handlePreStop, isPreStopCall, logUnmarkedPreStop, PRE_STOP_PATH, type PreStopDrain } from './pre-stop-route.js';
 
 /**
  * The POST routes and everything behind them — validation (zod), the core's runs, the kernel's
@@ -55,6 +55,12 @@ export interface AppDeps {
   /** The thread store for this request (OSS credentials may arrive per request in FC, docs/protocol.md §9.4). */
   storeFor: (request: Request) => ThreadStore;
   storeKind: ThreadStore['kind'];
+  /**
+   * Why the store can no longer be used by this instance — e.g. OSS refusing its credentials
+   * (lib/adapters/oss-store/credentials.ts) — or undefined: GET /health then answers 503 with it,
+   * so Function Compute's health check replaces the instance (docs/protocol.md §1.7).
+   */
+  storeHealth?: () => string | undefined;
   kernel: A2AKernel;
   /** Decodes and re-encodes images for downsampling (docs/protocol.md §3.4). */
   images: ImageCodec;
@@ -63,7 +69,10 @@ export interface AppDeps {
   versions: { serverVersion: string; protocolPackageVersion: string };
   /** The web console under /console, when IAC_CODE_AGUI_CONSOLE=1 (docs/protocol.md §1.1; docs/architecture.md §6); absent = 404 there. */
   console?: ConsoleRoute;
-  /** FC's PreStop hook drains the instance through this (docs/architecture.md §6); absent = no /pre-stop route. */
+  /**
+   * FC's PreStop hook drains the instance through this (docs/architecture.md §6.6); given only inside
+   * Function Compute (FC_SERVER_PORT set). Absent = no /pre-stop route.
+   */
   preStop?: PreStopDrain;
 }
 
@@ -109,7 +118,8 @@ export function createApp(appDeps: AppDeps): App {
     plain(method: string, target: string): PlainResponse | undefined {
       // With CORS on, every answer carries `vary: origin` (cors.ts): those go through fetch.
       if (corsOrigins.length > 0 || method !== 'GET' || target.split('?')[0] !== '/health') return undefined;
-      return { status: 200, headers: { ...JSON_HEADERS }, body: JSON.stringify(healthBody(deps)) };
+      const { status, body } = healthOf(deps);
+      return { status, headers: { ...JSON_HEADERS }, body: JSON.stringify(body) };
     },
   };
 }
@@ -152,9 +162,13 @@ async function dispatch(request: Request, signal: AbortSignal, deps: RouteDeps, 
       const executionId = safeDecode(subscribe[1] as string);
       return executionId === undefined ? await notFound() : await route('POST', async () => (await postRoutes()).handleSubscribe(request, signal, executionId, deps, logger));
     }
-    // Only FC's own lifecycle call sees this path (pre-stop-route.ts); to anyone else it does not exist.
+    // Only FC's own lifecycle call sees this path, and only inside FC (pre-stop-route.ts); to anyone
+    // else it does not exist.
     const { preStop } = deps;
-    if (url.pathname === PRE_STOP_PATH && preStop && isPreStopCall(request)) return await route('GET', () => handlePreStop(signal, preStop, logger));
+    if (url.pathname === PRE_STOP_PATH && preStop) {
+      if (isPreStopCall(request)) return await route('GET', () => handlePreStop(signal, preStop, logger));
+      if (request.method === 'GET') logUnmarkedPreStop(request, logger);
+    }
     return await notFound();
   } catch (error) {
     logger.error('request failed', { error: errorFields(error) });
@@ -174,18 +188,26 @@ function safeDecode(segment: string): string | undefined {
   }
 }
 
-/** `GET /health` reveals versions and the store kind, never a URL, token or bucket (docs/protocol.md §1.7). */
-function healthBody(deps: AppDeps): Record<string, string> {
-  return {
-    status: 'ok',
+/**
+ * `GET /health` reveals versions and the store kind, never a URL, token or bucket (docs/protocol.md
+ * §1.7): 200 `ok`, or 503 `unavailable` with the reason once the store can no longer be used by this
+ * instance (its credentials refused), so Function Compute's health check replaces it.
+ */
+function healthOf(deps: AppDeps): { status: 200 | 503; body: Record<string, string> } {
+  const problem = deps.storeHealth?.();
+  const body: Record<string, string> = {
+    status: problem ? 'unavailable' : 'ok',
     protocol: 'ag-ui',
     protocolPackageVersion: deps.versions.protocolPackageVersion,
     executionKernel: 'a2a-1.0',
     serverVersion: deps.versions.serverVersion,
     store: deps.storeKind,
   };
+  if (problem) body['reason'] = problem;
+  return { status: problem ? 503 : 200, body };
 }
 
 function health(deps: AppDeps): Response {
-  return jsonResponse(200, healthBody(deps));
+  const { status, body } = healthOf(deps);
+  return jsonResponse(status, body);
 }

@@ -8,7 +8,16 @@
  *
  * Order is kept: what is pushed before a reader attaches, or while it waits for its socket to
  * drain, is queued and handed on in order; the end reaches the reader only after everything queued.
+ *
+ * The queue is bounded (docs/protocol.md §1.4, §6.8): a reader that stops reading while its run goes
+ * on would otherwise make the adapter hold everything the run emits. Past MAX_QUEUED_SSE_BYTES the
+ * reader counts as gone — exactly as if it had disconnected: the queue is dropped, the sink is told
+ * to let its connection go (`abandon`), and the run's signal aborts, so the run applies the
+ * disconnect rule and ends; its end still reaches the sink once its clean-up finished.
  */
+
+/** Bytes queued for one reader that does not read before it counts as gone (docs/protocol.md §1.4). */
+export const MAX_QUEUED_SSE_BYTES = 16 * 1024 * 1024;
 
 /** Where a source's bytes go. */
 export interface SseSink {
@@ -16,40 +25,63 @@ export interface SseSink {
   write(chunk: Uint8Array): boolean;
   /** Every chunk has been written and the run's clean-up finished. */
   end(): void;
+  /** The reader stopped reading for too long: let its connection go (nothing more will be written). */
+  abandon?(): void;
 }
+
+/** Why the reader is gone: it cancelled the body, or it stopped reading past the bound. */
+export type SseReaderGone = 'cancelled' | 'unread';
 
 export class SseSource {
   private sink: SseSink | undefined;
   private queued: Uint8Array[] = [];
+  private queuedBytes = 0;
   private waiting = false;
   private ended = false;
   private cancelled = false;
+  /** The reader stopped reading past the bound: chunks are dropped, the end still reaches the sink. */
+  private unread = false;
 
-  /** `onCancel`: the reader went away before the end (the run's signal aborts). */
-  constructor(private readonly onCancel: () => void) {}
+  /** `onGone`: the reader went away before the end (the run's signal aborts). */
+  constructor(
+    private readonly onGone: (why: SseReaderGone) => void,
+    private readonly maxQueuedBytes = MAX_QUEUED_SSE_BYTES,
+  ) {}
 
-  /** Whether chunks are still taken: false once the reader cancelled. */
+  /** Whether chunks are still taken: false once the reader cancelled or stopped reading. */
   get open(): boolean {
-    return !this.cancelled && !this.ended;
+    return !this.cancelled && !this.unread && !this.ended;
   }
 
   push(chunk: Uint8Array): void {
     if (!this.open) return;
-    if (!this.sink || this.waiting || this.queued.length > 0) this.queued.push(chunk);
-    else if (!this.sink.write(chunk)) this.waiting = true;
+    if (this.sink && !this.waiting && this.queued.length === 0) {
+      if (!this.sink.write(chunk)) this.waiting = true;
+      return;
+    }
+    this.queued.push(chunk);
+    this.queuedBytes += chunk.length;
+    if (this.queuedBytes > this.maxQueuedBytes) this.readerStoppedReading();
   }
 
   end(): void {
-    if (!this.open) return;
+    if (this.ended || this.cancelled) return;
     this.ended = true;
-    this.flush();
+    if (this.unread) this.endSink();
+    else this.flush();
   }
 
   /** The one reader; what was pushed before goes to it first. */
   attach(sink: SseSink): void {
     if (this.sink) throw new Error('an SSE source has one reader');
     this.sink = sink;
-    this.flush();
+    if (!this.unread) {
+      this.flush();
+      return;
+    }
+    // Counted as gone before it came: it gets nothing but the end, once the run's clean-up finished.
+    sink.abandon?.();
+    if (this.ended) this.endSink();
   }
 
   /** The reader can take more again (its socket drained, or is gone). */
@@ -60,21 +92,40 @@ export class SseSource {
 
   cancel(): void {
     if (this.cancelled) return;
+    const gone = this.unread;
     this.cancelled = true;
+    this.drop();
+    if (!gone) this.onGone('cancelled');
+  }
+
+  /** The disconnect rule for a reader that does not read (docs/protocol.md §6.8). */
+  private readerStoppedReading(): void {
+    this.unread = true;
+    this.drop();
+    this.sink?.abandon?.();
+    this.onGone('unread');
+  }
+
+  private drop(): void {
     this.queued = [];
-    this.onCancel();
+    this.queuedBytes = 0;
   }
 
   private flush(): void {
     const sink = this.sink;
-    if (!sink || this.cancelled) return;
+    if (!sink || this.cancelled || this.unread) return;
     while (!this.waiting && this.queued.length > 0) {
-      if (!sink.write(this.queued.shift() as Uint8Array)) this.waiting = true;
+      const chunk = this.queued.shift() as Uint8Array;
+      this.queuedBytes -= chunk.length;
+      if (!sink.write(chunk)) this.waiting = true;
     }
-    if (this.ended && !this.waiting && this.queued.length === 0) {
-      this.sink = undefined;
-      sink.end();
-    }
+    if (this.ended && !this.waiting && this.queued.length === 0) this.endSink();
+  }
+
+  private endSink(): void {
+    const sink = this.sink;
+    this.sink = undefined;
+    sink?.end();
   }
 }
 
@@ -110,6 +161,9 @@ export function sseSourceResponse(source: SseSource, init: ResponseInit): Respon
             } catch {
               // already closed by a cancel
             }
+          },
+          abandon() {
+            controller.error(new Error('the reader stopped reading'));
           },
         });
       },

@@ -9,7 +9,7 @@
 import { errorFields } from '../core/error-fields.js';
 import type { LogRecord } from '../core/journal/event-log.js';
 import type { Logger } from '../core/ports.js';
-import { SseSource, sseSourceResponse } from './sse-source.js';
+import { MAX_QUEUED_SSE_BYTES, SseSource, sseSourceResponse } from './sse-source.js';
 
 /** No `connection` header: Function Compute forbids a function to set one (docs/protocol.md §1.5). */
 export const SSE_HEADERS = {
@@ -51,11 +51,14 @@ export function sseResponse(body: StreamBody, options: SseOptions): Response {
   else requestSignal.addEventListener('abort', forwardAbort, { once: true });
   let heartbeat: ReturnType<typeof setTimeout> | undefined;
   let lastWrite = performance.now();
-  // The reader cancelled the body: the body's signal aborts and writes stop. After a client
-  // disconnect the socket is gone and the shell discards what is written; after a shutdown abort
-  // the client is still there and receives the body's terminal event.
-  const source = new SseSource(() => {
+  // The reader cancelled the body, or stopped reading while its queue passed its bound
+  // (sse-source.ts): the body's signal aborts and writes stop — the disconnect rule applies
+  // (docs/protocol.md §6.8). After a client disconnect the socket is gone and the shell discards
+  // what is written; after a shutdown abort the client is still there and receives the body's
+  // terminal event.
+  const source = new SseSource((why) => {
     clearTimeout(heartbeat);
+    if (why === 'unread') options.logger.warn('SSE reader stopped reading; treated as disconnected', { queuedBytesOver: MAX_QUEUED_SSE_BYTES });
     aborting.abort();
   });
   const write = (text: string): void => {

@@ -72,17 +72,16 @@ export function localSPlan(input: LocalSInput): LocalSPlan {
     IAC_CODE_AGUI_FC_FUNCTION_NAME: input.env['IAC_CODE_AGUI_FC_FUNCTION_NAME'] || 'iac-code-agui',
     IAC_CODE_AGUI_FC_ROLE_ARN: UNUSED_ROLE_ARN,
     IAC_CODE_AGUI_A2A_URL: a2aUrl,
+    // Read by s.local.yaml, with the OSS endpoint: where the container finds the emulators.
     IAC_CODE_AGUI_A2A_TOKEN: input.a2a.token,
-    // The emulators are plain http on the Docker host, which is not the container's loopback.
-    IAC_CODE_AGUI_A2A_ALLOW_INSECURE: '1',
     IAC_CODE_AGUI_AUTH_TOKEN: input.authToken,
     IAC_CODE_AGUI_OSS_BUCKET: input.oss.bucket,
     IAC_CODE_AGUI_OSS_ENDPOINT: ossEndpoint,
     IAC_CODE_AGUI_OSS_REGION: input.oss.region,
     IAC_CODE_AGUI_OSS_PREFIX: 'agui',
-    IAC_CODE_AGUI_OSS_INTERNAL: '',
+    // The emulator is the endpoint: no region's internal one.
+    IAC_CODE_AGUI_OSS_INTERNAL: '0',
     IAC_CODE_AGUI_LOG_LEVEL: input.env['IAC_CODE_AGUI_LOG_LEVEL'] || 'info',
-    IAC_CODE_AGUI_CORS_ORIGINS: input.env['IAC_CODE_AGUI_CORS_ORIGINS'] || '',
     // Read by s.local.yaml: the OSS emulator's key becomes the function's role credentials.
     IAC_CODE_AGUI_LOCAL_OSS_ACCESS_KEY_ID: input.oss.credentials.accessKeyId,
     IAC_CODE_AGUI_LOCAL_OSS_ACCESS_KEY_SECRET: input.oss.credentials.accessKeySecret,

@@ -6,13 +6,16 @@
  * s.yaml is read with the `yaml` library rather than rendered by `s preview` (scripts/local-fc.ts):
  * the person verifying need not hold every deploy-time secret that rendering requires. Serverless
  * Devs expressions are resolved only where a comparison needs a value: `${vars.region}` is the
- * region being verified, `${env('NAME', 'default')}` reads the environment or falls back.
+ * region being verified, another `${vars.NAME}` the variable as s.yaml defines it (resolved in
+ * turn), `${env('NAME', 'default')}` reads the environment or falls back.
  *
- * Environment names: a variable whose value is `${env('NAME', '')}` can render empty, so it may be
- * absent from the deployment; every other one (`${env('NAME')}`, which s refuses to render
- * without, a non-empty default, or a literal) must be present.
+ * Environment names: every variable s.yaml lists (`${env('NAME')}`, which s refuses to render
+ * without, a non-empty default, or a literal) must be present; the optional ones `npm run deploy`
+ * adds only when the deploying shell sets them (scripts/fc/optional-env.ts) — and any written as
+ * `${env('NAME', '')}` — may be absent.
  */
 import { parse } from 'yaml';
+import { OPTIONAL_FUNCTION_ENV } from '../fc/optional-env.js';
 
 export interface DeclaredHook {
   timeout?: number;
@@ -52,10 +55,17 @@ function hook(value: unknown): DeclaredHook | undefined {
   return typeof node['timeout'] === 'number' ? { timeout: node['timeout'] } : {};
 }
 
-/** Resolves `${vars.region}` and `${env('NAME'[, 'default'])}`; leaves anything else as written. */
-export function resolveExpressions(text: string, env: Env, region: string): string {
+/**
+ * Resolves `${vars.region}` (the region verified), `${vars.NAME}` (from `vars`, resolved in turn) and
+ * `${env('NAME'[, 'default'])}`; leaves anything else as written.
+ */
+export function resolveExpressions(text: string, env: Env, region: string, vars: Node = {}): string {
   return text
-    .replace(/\$\{vars\.region\}/g, region)
+    .replace(/\$\{vars\.([A-Za-z_][A-Za-z0-9_]*)\}/g, (whole, name: string) => {
+      if (name === 'region') return region;
+      const value = vars[name];
+      return typeof value === 'string' ? resolveExpressions(value, env, region, { ...vars, [name]: undefined }) : whole;
+    })
     .replace(/\$\{env\(\s*'([A-Za-z_][A-Za-z0-9_]*)'\s*(?:,\s*'([^']*)'\s*)?\)\}/g, (whole, name: string, fallback: string | undefined) => env[name] || (fallback ?? whole));
 }
 
@@ -68,6 +78,7 @@ export function declaredFunction(yamlText: string, env: Env, region: string): De
     .filter((resource) => resource?.['component'] === 'fc3');
   if (fc3.length !== 1) throw new Error(`s.yaml must define exactly one fc3 resource (found ${fc3.length})`);
   const props = asNode(fc3[0]?.['props']) ?? {};
+  const vars = asNode(document?.['vars']) ?? {};
   const runtimeConfig = asNode(props['customRuntimeConfig']) ?? {};
   const lifecycle = asNode(props['instanceLifecycleConfig']) ?? {};
   const healthCheck = asNode(runtimeConfig['healthCheckConfig']);
@@ -75,12 +86,14 @@ export function declaredFunction(yamlText: string, env: Env, region: string): De
   const triggerConfig = asNode(httpTrigger?.['triggerConfig']) ?? {};
   const environment = asNode(props['environmentVariables']) ?? {};
   const names = Object.keys(environment);
-  const optionalEnv = names.filter((name) => OPTIONAL_ENV.test(String(environment[name]).trim()));
+  const emptyByDefault = names.filter((name) => OPTIONAL_ENV.test(String(environment[name]).trim()));
+  const requiredEnv = names.filter((name) => !emptyByDefault.includes(name));
+  const optionalEnv = [...new Set([...emptyByDefault, ...OPTIONAL_FUNCTION_ENV])].filter((name) => !requiredEnv.includes(name));
 
   const declared: DeclaredFunction = {
-    runtime: String(props['runtime'] ?? ''),
-    layers: (strings(props['layers']) ?? []).map((layer) => resolveExpressions(layer, env, region)),
-    requiredEnv: names.filter((name) => !optionalEnv.includes(name)),
+    runtime: resolveExpressions(String(props['runtime'] ?? ''), env, region, vars),
+    layers: (strings(props['layers']) ?? []).map((layer) => resolveExpressions(layer, env, region, vars)),
+    requiredEnv,
     optionalEnv,
   };
   if (typeof props['timeout'] === 'number') declared.timeout = props['timeout'];

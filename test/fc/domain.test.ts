@@ -51,10 +51,19 @@ describe('the custom domain', () => {
         region: 'cn-shanghai',
         domainName: 'agui.example.com',
         protocol: 'HTTPS',
+        tlsConfig: expect.objectContaining({ minVersion: 'TLSv1.2', maxVersion: 'TLSv1.3' }),
         certConfig: { certName: 'iac-code-agui', certificate: DOMAIN_ENV.IAC_CODE_AGUI_DOMAIN_CERT, privateKey: DOMAIN_ENV.IAC_CODE_AGUI_DOMAIN_KEY },
         routeConfig: { routes: [{ functionName: 'agui-prod', path: '/*', methods: ['GET', 'HEAD', 'POST', 'OPTIONS'], qualifier: 'LATEST' }] },
       },
     });
+  });
+
+  it('pins TLS 1.2 as the minimum (the component defaults to TLS 1.0), with forward-secret AEAD suites only', () => {
+    const tls = withDomain['domain']?.props['tlsConfig'] as { minVersion: string; maxVersion: string; cipherSuites: string[] };
+    expect(tls.minVersion).toBe('TLSv1.2');
+    expect(tls.maxVersion).toBe('TLSv1.3');
+    expect(tls.cipherSuites.length).toBeGreaterThan(0);
+    for (const suite of tls.cipherSuites) expect(suite).toMatch(/^TLS_ECDHE_(ECDSA|RSA)_WITH_(AES_128_GCM_SHA256|AES_256_GCM_SHA384|CHACHA20_POLY1305)$/);
   });
 
   it('refuses to render without its certificate', async () => {

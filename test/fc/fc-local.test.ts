@@ -230,6 +230,9 @@ describe('the bundle started as FC starts it', () => {
     const wrongMarker = await fetch(`${fn.url}/pre-stop`, { headers: { 'x-fc-control-path': '/http-invoke' } });
     expect(wrongMarker.status).toBe(404);
     expect(jsonLines(fn.lines).some((line) => line['message'] === 'pre-stop hook called')).toBe(false);
+    // Inside FC an unmarked GET /pre-stop is logged with its header names, so a deployment shows what FC sends.
+    const warned = jsonLines(fn.lines).filter((line) => line['level'] === 'warn' && String(line['message']).includes('/pre-stop'));
+    expect(warned.map((line) => line['headerNames'])).toEqual([expect.arrayContaining(['host']), expect.arrayContaining(['x-fc-control-path'])]);
   });
 
   it('on FC’s PreStop hook drains like SIGTERM: the live run is aborted at the drain deadline, its task cancelled and its lease released, then 200 — and the instance keeps serving', async () => {

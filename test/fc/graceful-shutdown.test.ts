@@ -147,23 +147,32 @@ describe('graceful shutdown', () => {
     expect(parseSse(await run.rest).events.at(-1)).toMatchObject({ type: 'RUN_ERROR', code: 'CANCELLED' });
   });
 
-  it('exits at once with 1 when the same signal comes again later', async () => {
+  /** Two signals during a live run, the clock moved `gapMs` between them: the exit codes asked for at once. */
+  async function exitsOnTwoSignals(first: NodeJS.Signals, second: NodeJS.Signals, gapMs: number): Promise<number[]> {
     const run = await startRun('long', uniqueId('thread'), 'TEXT_MESSAGE_CONTENT');
     let clock = 5_000;
     const exits: number[] = [];
     const signals = new EventEmitter();
     const remove = exitOnSignals(stack.server, { drainMs: 10_000, cleanupMs: 10_000 }, logger(), { signals, exit: (code) => exits.push(code), now: () => clock });
     try {
-      signals.emit('SIGINT', 'SIGINT');
-      clock += RELAYED_REPEAT_MS;
-      signals.emit('SIGINT', 'SIGINT');
-      expect(exits).toEqual([1]);
+      signals.emit(first, first);
+      clock += gapMs;
+      signals.emit(second, second);
+      return [...exits];
+    } finally {
       stack.server.inFlight.abortAll(new Error('test over'));
       await stack.server.inFlight.idle();
-    } finally {
       remove();
+      await run.rest;
     }
-    await run.rest;
+  }
+
+  it('exits at once with 1 when the same signal comes again later', async () => {
+    expect(await exitsOnTwoSignals('SIGINT', 'SIGINT', RELAYED_REPEAT_MS)).toEqual([1]);
+  });
+
+  it('exits at once with 1 on a second SIGTERM, however soon: only the terminal’s Ctrl-C (SIGINT) reaches a process twice', async () => {
+    expect(await exitsOnTwoSignals('SIGTERM', 'SIGTERM', 0)).toEqual([1]);
   });
 
   it('runs afterShutdown (the local stack closes its emulators there) only after the aborted runs cancelled their task, then exits', async () => {

@@ -52,15 +52,13 @@ describe('the local:s plan', () => {
       IAC_CODE_AGUI_FC_ROLE_ARN: UNUSED_ROLE_ARN,
       IAC_CODE_AGUI_A2A_URL: 'http://172.17.0.1:41001/',
       IAC_CODE_AGUI_A2A_TOKEN: 'a2a-token-3',
-      IAC_CODE_AGUI_A2A_ALLOW_INSECURE: '1',
       IAC_CODE_AGUI_AUTH_TOKEN: 'auth-token-4',
       IAC_CODE_AGUI_OSS_BUCKET: 'agui-state',
       IAC_CODE_AGUI_OSS_ENDPOINT: 'http://172.17.0.1:41002',
       IAC_CODE_AGUI_OSS_REGION: 'cn-shanghai',
       IAC_CODE_AGUI_OSS_PREFIX: 'agui',
-      IAC_CODE_AGUI_OSS_INTERNAL: '',
+      IAC_CODE_AGUI_OSS_INTERNAL: '0',
       IAC_CODE_AGUI_LOG_LEVEL: 'info',
-      IAC_CODE_AGUI_CORS_ORIGINS: '',
       IAC_CODE_AGUI_LOCAL_OSS_ACCESS_KEY_ID: credentials.accessKeyId,
       IAC_CODE_AGUI_LOCAL_OSS_ACCESS_KEY_SECRET: credentials.accessKeySecret,
     });
@@ -92,6 +90,9 @@ describe('the local:s plan', () => {
       expect(localProps[key], key).toEqual(deployedProps[key]);
     expect(localProps.environmentVariables).toEqual({
       ...deployedProps.environmentVariables,
+      IAC_CODE_AGUI_A2A_TOKEN: 'a2a-token-3',
+      IAC_CODE_AGUI_A2A_ALLOW_INSECURE: '1',
+      IAC_CODE_AGUI_OSS_ENDPOINT: 'http://172.17.0.1:41002',
       IAC_CODE_AGUI_OSS_ALLOW_INSECURE: '1',
       IAC_CODE_AGUI_OSS_PATH_STYLE: '1',
       ALIBABA_CLOUD_ACCESS_KEY_ID: credentials.accessKeyId,

@@ -1,14 +1,16 @@
 /**
  * The ROS template (docs/ros/iac-code-agui.ros.yaml), checked offline for structure: only resource
  * types and properties the ROS resource reference documents, every Ref and Fn::GetAtt pointing at
- * something defined (and at a documented attribute), every parameter used, secrets only as NoEcho
- * parameters without a default, the state bucket without versioning, the role limited to the
- * thread prefix — and the function kept in step with s.yaml.
+ * something defined (and at a documented attribute), every parameter and condition used, secrets
+ * only as NoEcho parameters without a default, the state bucket without versioning, the role
+ * limited to the thread prefix, the function's logs in a logstore of the stack's own, no empty
+ * environment value — and the function kept in step with s.yaml.
  *
  * Documented types, properties and attributes: ROS resource reference pages ALIYUN::FC3::Function,
- * ALIYUN::FC3::Trigger, ALIYUN::OSS::Bucket, ALIYUN::RAM::Role (and the ROS CDK's generated
- * classes for them, @alicloud/ros-cdk-fc3 1.11 / -oss 1.12 / -ram 1.12); pseudo parameters: ROS
- * "Pseudo parameters".
+ * ALIYUN::FC3::Trigger, ALIYUN::OSS::Bucket, ALIYUN::RAM::Role, ALIYUN::SLS::Project,
+ * ALIYUN::SLS::Logstore, ALIYUN::SLS::Index (and the ROS CDK's generated classes for them,
+ * @alicloud/ros-cdk-fc3 1.11 / -oss 1.12 / -ram 1.12 / -sls); pseudo parameters and Fn::If with
+ * ALIYUN::NoValue: ROS "Pseudo parameters", "Fn::If".
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -89,12 +91,28 @@ const DOCUMENTED: Record<string, { required: string[]; properties: string[]; att
     properties: ['RoleName', 'AssumeRolePolicyDocument', 'DeletionForce', 'Description', 'IgnoreExisting', 'MaxSessionDuration', 'Policies', 'PolicyAttachments', 'Tags'],
     attributes: ['Arn', 'RoleId', 'RoleName'],
   },
+  'ALIYUN::SLS::Project': {
+    required: ['Name'],
+    properties: ['Name', 'Description', 'Tags'],
+    attributes: ['Name'],
+  },
+  'ALIYUN::SLS::Logstore': {
+    required: ['ProjectName', 'LogstoreName'],
+    properties: ['ProjectName', 'ShardCount', 'AutoSplit', 'MaxSplitShard', 'LogstoreName', 'AppendMeta', 'TTL', 'EnableTracking', 'PreserveStorage', 'EncryptConf', 'Mode'],
+    attributes: ['LogstoreName', 'ProjectName'],
+  },
+  'ALIYUN::SLS::Index': {
+    required: ['ProjectName', 'LogstoreName', 'FullTextIndex'],
+    properties: ['ProjectName', 'LogstoreName', 'FullTextIndex', 'KeyIndices', 'LogReduce', 'LogReduceBlackList', 'LogReduceWhiteList', 'MaxTextLen'],
+    attributes: [],
+  },
 };
 const DOCUMENTED_SUBPROPERTIES: Record<string, string[]> = {
   Code: ['SourceCode', 'ZipFile', 'Checksum', 'OssObjectName', 'OssBucketName'],
   CustomRuntimeConfig: ['Args', 'Command', 'Port', 'HealthCheckConfig'],
   HealthCheckConfig: ['TimeoutSeconds', 'InitialDelaySeconds', 'HttpGetUrl', 'PeriodSeconds', 'FailureThreshold', 'SuccessThreshold'],
   InstanceLifecycleConfig: ['PreStop', 'Initializer'],
+  LogConfig: ['Project', 'Logstore', 'EnableRequestMetrics', 'EnableInstanceMetrics', 'LogBeginRule'],
   PreStop: ['Timeout', 'Handler'],
   Initializer: ['Timeout', 'Handler'],
 };
@@ -131,6 +149,18 @@ function references(value: unknown, found: { refs: string[]; getAtts: Array<[str
   return found;
 }
 
+/** The branches of every Fn::If anywhere below `value`. */
+function ifs(value: unknown, found: Array<[string, unknown, unknown]> = []): Array<[string, unknown, unknown]> {
+  if (Array.isArray(value)) for (const item of value) ifs(item, found);
+  else if (typeof value === 'object' && value !== null) {
+    for (const [key, inner] of Object.entries(value)) {
+      if (key === 'Fn::If' && Array.isArray(inner)) found.push(inner as [string, unknown, unknown]);
+      ifs(inner, found);
+    }
+  }
+  return found;
+}
+
 /** A layer ARN written as Fn::Join over ALIYUN::Region, rendered with `{region}` in its place. */
 function renderJoin(value: unknown): string {
   const join = (value as Node)['Fn::Join'] as [string, unknown[]] | undefined;
@@ -149,13 +179,13 @@ beforeAll(async () => {
 });
 
 describe('ROS template docs/ros/iac-code-agui.ros.yaml', () => {
-  it('is a ROS template whose resources are one function, one HTTP trigger, one bucket and one role, of documented types and properties', () => {
+  it('is a ROS template whose resources are one function, one HTTP trigger, one bucket, one role and the function’s log project, logstore and index, of documented types and properties', () => {
     expect(template['ROSTemplateFormatVersion']).toBe('2015-09-01');
     expect(
       Object.values(resources)
         .map((resource) => resource['Type'])
         .sort(),
-    ).toEqual(['ALIYUN::FC3::Function', 'ALIYUN::FC3::Trigger', 'ALIYUN::OSS::Bucket', 'ALIYUN::RAM::Role']);
+    ).toEqual(['ALIYUN::FC3::Function', 'ALIYUN::FC3::Trigger', 'ALIYUN::OSS::Bucket', 'ALIYUN::RAM::Role', 'ALIYUN::SLS::Index', 'ALIYUN::SLS::Logstore', 'ALIYUN::SLS::Project']);
     for (const [name, resource] of Object.entries(resources)) {
       const spec = DOCUMENTED[String(resource['Type'])];
       expect(spec, `${name}: undocumented type ${String(resource['Type'])}`).toBeDefined();
@@ -182,6 +212,48 @@ describe('ROS template docs/ros/iac-code-agui.ros.yaml', () => {
     }
     for (const parameter of Object.keys(parameters)) expect(refs, `parameter ${parameter} is never used`).toContain(parameter);
     expect(outputs.getAtts).toContainEqual(['HttpTrigger', 'UrlInternet']);
+    // Every condition is used by an Fn::If, and every Fn::If names a condition.
+    const conditions = Object.keys((template['Conditions'] ?? {}) as Node);
+    const used = ifs(resources).map((branches) => branches[0]);
+    expect([...new Set(used)].sort()).toEqual(conditions.sort());
+  });
+
+  it('sends the function’s logs to a logstore of its own, indexed, so the FC console’s Logs tab and SLS queries work', () => {
+    const logConfig = propertiesOf('ALIYUN::FC3::Function')['LogConfig'] as Node;
+    expect(logConfig['Project']).toEqual({ 'Fn::GetAtt': ['LogStore', 'ProjectName'] });
+    expect(logConfig['Logstore']).toEqual({ 'Fn::GetAtt': ['LogStore', 'LogstoreName'] });
+    expect(propertiesOf('ALIYUN::SLS::Logstore')['ProjectName']).toEqual({ 'Fn::GetAtt': ['LogProject', 'Name'] });
+    expect(propertiesOf('ALIYUN::SLS::Index')['FullTextIndex']).toEqual({ Enable: true });
+    // SLS project names are unique in a region: the stack's id keeps two stacks apart.
+    expect(JSON.stringify(propertiesOf('ALIYUN::SLS::Project')['Name'])).toContain('ALIYUN::StackId');
+    expect(resources['Function']?.['DependsOn']).toEqual(['LogIndex']);
+  });
+
+  it('never sets an empty environment value: an optional one not given is removed (Fn::If with ALIYUN::NoValue), the others are never empty', () => {
+    const env = propertiesOf('ALIYUN::FC3::Function')['EnvironmentVariables'] as Node;
+    const conditions = (template['Conditions'] ?? {}) as Node;
+    for (const [name, value] of Object.entries(env)) {
+      expect(value, name).not.toBe('');
+      const branches = (value as Node)['Fn::If'] as [string, Node, Node] | undefined;
+      if (!branches) continue;
+      const [condition, given, otherwise] = branches;
+      expect(otherwise, name).toEqual({ Ref: 'ALIYUN::NoValue' });
+      // Set exactly when its parameter is not empty.
+      expect(conditions[condition], name).toEqual({ 'Fn::Not': [{ 'Fn::Equals': ['', given] }] });
+      expect(parameters[String(given['Ref'])], name).toBeDefined();
+    }
+    expect(
+      Object.keys(env)
+        .filter((name) => (env[name] as Node)['Fn::If'] !== undefined)
+        .sort(),
+    ).toEqual(['IAC_CODE_AGUI_A2A_ALLOW_INSECURE', 'IAC_CODE_AGUI_A2A_TOKEN', 'IAC_CODE_AGUI_ALLOWED_CWDS', 'IAC_CODE_AGUI_CORS_ORIGINS'].sort());
+  });
+
+  it('documents that its trigger URL is for testing and how to publish a custom domain', () => {
+    const output = ((template['Outputs'] as Node)['TriggerUrl'] as Node)['Description'];
+    expect(output).toMatch(/testing/);
+    expect(output).toMatch(/custom domain/);
+    expect(output).toMatch(/TLS 1\.2/);
   });
 
   it('takes secrets only as NoEcho parameters without a default, and commits no secret value', () => {
@@ -189,7 +261,9 @@ describe('ROS template docs/ros/iac-code-agui.ros.yaml', () => {
     const secretNames = Object.keys(env).filter((name) => /TOKEN|SECRET|PASSWORD|ACCESS_KEY/.test(name));
     expect(secretNames.sort()).toEqual(['IAC_CODE_AGUI_A2A_TOKEN', 'IAC_CODE_AGUI_AUTH_TOKEN']);
     for (const name of secretNames) {
-      const ref = (env[name] as Node | undefined)?.['Ref'];
+      // As it is, or as the given branch of an Fn::If that leaves an empty one out.
+      const value = env[name] as Node | undefined;
+      const ref = ((value?.['Fn::If'] as Node[] | undefined)?.[1] ?? value)?.['Ref'];
       expect(typeof ref, `${name} must come from a parameter`).toBe('string');
       const parameter = parameters[String(ref)] ?? {};
       expect(parameter['NoEcho'], `${String(ref)} must be NoEcho`).toBe(true);
@@ -235,7 +309,10 @@ describe('ROS template docs/ros/iac-code-agui.ros.yaml', () => {
     ] as const) {
       expect(fn[ros], ros).toEqual(sProps[serverless]);
     }
-    expect(Object.keys(fn['EnvironmentVariables'] as Node).sort()).toEqual([...sYaml.requiredEnv, ...sYaml.optionalEnv].sort());
+    // Every variable s.yaml always sets; of the optional ones, those the template takes a parameter for.
+    const names = Object.keys(fn['EnvironmentVariables'] as Node);
+    expect(names).toEqual(expect.arrayContaining(sYaml.requiredEnv));
+    for (const name of names) expect([...sYaml.requiredEnv, ...sYaml.optionalEnv], name).toContain(name);
     expect(Object.keys(resources)).toContain('FunctionRole');
     expect(fn['Role']).toEqual({ 'Fn::GetAtt': ['FunctionRole', 'Arn'] });
 

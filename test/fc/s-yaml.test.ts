@@ -3,12 +3,15 @@
  * devDependencies, offline, in a throwaway config home): the fields FC needs for a streaming web
  * function, with every secret and account value taken from the deployer's environment.
  */
-import { readFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../lib/adapters/config.js';
 import { BUNDLE_FILE, PROJECT_ROOT } from '../../scripts/build.js';
+import { deployCommand, deployEnv, deployFile } from '../../scripts/fc/deploy-command.js';
 import { LAYER_NODE } from '../../scripts/fc/fc-local-process.js';
+import { DEPLOY_DESCRIPTION, deployDescription, OPTIONAL_FUNCTION_ENV } from '../../scripts/fc/optional-env.js';
 import { fcRuntimeOf, renderServerlessYaml, requiredEnvNames } from '../../scripts/fc/render-s-yaml.js';
 
 /** Distinct values, so each rendered field can be traced to the variable it came from. */
@@ -16,12 +19,36 @@ const DEPLOY_ENV = {
   IAC_CODE_AGUI_FC_REGION: 'cn-shanghai',
   IAC_CODE_AGUI_FC_ROLE_ARN: 'acs:ram::1234567890123456:role/agui-oss-role',
   IAC_CODE_AGUI_A2A_URL: 'https://kernel.example.test/',
-  IAC_CODE_AGUI_A2A_TOKEN: 'a2a-token-value',
   IAC_CODE_AGUI_AUTH_TOKEN: 'auth-token-value',
   IAC_CODE_AGUI_OSS_BUCKET: 'agui-state-bucket',
-  IAC_CODE_AGUI_OSS_ENDPOINT: 'https://oss-cn-shanghai-internal.aliyuncs.com',
   IAC_CODE_AGUI_OSS_PREFIX: 'agui-prod',
 };
+/** Two of the optional variables, as a deploying shell might set them. */
+const OPTIONAL_SET = { IAC_CODE_AGUI_A2A_TOKEN: 'a2a-token-value', IAC_CODE_AGUI_CORS_ORIGINS: 'https://console.example.test' };
+
+/**
+ * What `npm run deploy` deploys for `env`, rendered: in a copy of the project's description files
+ * (the real CLI through a link to node_modules), the description it writes when optional variables are set.
+ */
+async function renderDeployed(env: Record<string, string>): Promise<Record<string, unknown>> {
+  const root = await mkdtemp(join(tmpdir(), 'agui-deploy-'));
+  try {
+    for (const file of ['s.yaml', 's.domain.yaml']) await copyFile(join(PROJECT_ROOT, file), join(root, file));
+    await symlink(join(PROJECT_ROOT, 'node_modules'), join(root, 'node_modules'));
+    const file = deployFile(env);
+    if (file === DEPLOY_DESCRIPTION) {
+      const domain = env['IAC_CODE_AGUI_DOMAIN_NAME'] ? await readFile(join(root, 's.domain.yaml'), 'utf8') : undefined;
+      await writeFile(join(root, file), deployDescription(env, domain));
+    }
+    return await renderServerlessYaml(env, { root, template: file });
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+}
+
+function fc3Props(rendered: Record<string, unknown>): Props {
+  return (rendered['resources'] as Record<string, { props: Props }>)['agui']?.props as Props;
+}
 
 type Props = Record<string, unknown> & {
   layers: string[];
@@ -47,6 +74,7 @@ describe('s.yaml rendered by Serverless Devs', () => {
     expect(resource.component).toBe('fc3');
     const { props } = resource;
     expect(props['region']).toBe('cn-shanghai');
+    // The default runtime (IAC_CODE_AGUI_FC_RUNTIME unset).
     expect(props['runtime']).toBe('custom.debian12');
     // The layer of the function's own region (awesome-fc/awesome-layers docs/Nodejs22: custom.debian11/12, /opt/nodejs22/bin).
     expect(props.layers).toEqual(['acs:fc:cn-shanghai:official:layers/Nodejs22/versions/3']);
@@ -89,20 +117,57 @@ describe('s.yaml rendered by Serverless Devs', () => {
   it('runs under the RAM role and with the environment taken from the deployer’s variables', () => {
     const { props } = resource;
     expect(props['role']).toBe(DEPLOY_ENV.IAC_CODE_AGUI_FC_ROLE_ARN);
-    expect(props.environmentVariables).toMatchObject({
+    expect(props.environmentVariables).toEqual({
       IAC_CODE_AGUI_A2A_URL: DEPLOY_ENV.IAC_CODE_AGUI_A2A_URL,
-      IAC_CODE_AGUI_A2A_TOKEN: DEPLOY_ENV.IAC_CODE_AGUI_A2A_TOKEN,
       IAC_CODE_AGUI_AUTH_TOKEN: DEPLOY_ENV.IAC_CODE_AGUI_AUTH_TOKEN,
       IAC_CODE_AGUI_STATE_STORE: 'oss',
       IAC_CODE_AGUI_OSS_BUCKET: DEPLOY_ENV.IAC_CODE_AGUI_OSS_BUCKET,
-      IAC_CODE_AGUI_OSS_ENDPOINT: DEPLOY_ENV.IAC_CODE_AGUI_OSS_ENDPOINT,
       // Not given: the OSS region defaults to the function's region.
       IAC_CODE_AGUI_OSS_REGION: 'cn-shanghai',
       IAC_CODE_AGUI_OSS_PREFIX: DEPLOY_ENV.IAC_CODE_AGUI_OSS_PREFIX,
+      IAC_CODE_AGUI_OSS_INTERNAL: '1',
+      IAC_CODE_AGUI_LOG_LEVEL: 'info',
     });
     // FC reserves FC_* and allows letters, digits and underscores in names.
     for (const name of Object.keys(props.environmentVariables)) expect(name).toMatch(/^(?!FC_)[A-Za-z][A-Za-z0-9_]*$/);
   });
+
+  it('renders no empty value: the optional variables are left out while the deploying shell leaves them unset', () => {
+    for (const [name, value] of Object.entries(resource.props.environmentVariables)) expect(value, name).not.toBe('');
+    for (const name of OPTIONAL_FUNCTION_ENV) expect(resource.props.environmentVariables, name).not.toHaveProperty(name);
+    expect(yaml).not.toMatch(/\$\{env\('[A-Z_]+',\s*''\)\}/);
+    expect(deployFile(DEPLOY_ENV)).toBe('s.yaml');
+  });
+
+  it('gets from `npm run deploy` exactly the optional variables the shell sets — by name, their values read from the environment, with the domain too', async () => {
+    const env = { ...DEPLOY_ENV, ...OPTIONAL_SET, IAC_CODE_AGUI_BODY_TIMEOUT_MS: '' };
+    const description = deployDescription(env, undefined);
+    expect(description).not.toContain(OPTIONAL_SET.IAC_CODE_AGUI_A2A_TOKEN);
+    expect(deployCommand(env, PROJECT_ROOT)).toEqual([`${PROJECT_ROOT}/node_modules/.bin/s`, 'deploy', '-y', '-t', DEPLOY_DESCRIPTION]);
+    const deployed = fc3Props(await renderDeployed(env));
+    expect(deployed.environmentVariables).toEqual({ ...resource.props.environmentVariables, ...OPTIONAL_SET });
+    // Everything else of the function is s.yaml's.
+    const { environmentVariables: _deployedEnv, ...deployedRest } = deployed;
+    const { environmentVariables: _plainEnv, ...plainRest } = resource.props;
+    expect(deployedRest).toEqual(plainRest);
+
+    const domainEnv = { ...env, IAC_CODE_AGUI_DOMAIN_NAME: 'agui.example.test', IAC_CODE_AGUI_DOMAIN_CERT: '/secure/c.pem', IAC_CODE_AGUI_DOMAIN_KEY: '/secure/c.key' };
+    const withDomain = await renderDeployed(domainEnv);
+    expect(Object.keys(withDomain['resources'] as object)).toEqual(['agui', 'domain']);
+    expect(fc3Props(withDomain).environmentVariables).toMatchObject(OPTIONAL_SET);
+    expect((withDomain['resources'] as Record<string, { props: Record<string, unknown> }>)['domain']?.props['domainName']).toBe('agui.example.test');
+  }, 120_000);
+
+  it('deploys with the shell’s environment minus its empty variables, so no default renders empty', () => {
+    expect(deployEnv({ A: 'x', IAC_CODE_AGUI_LOG_LEVEL: '', IAC_CODE_AGUI_OSS_INTERNAL: undefined })).toEqual({ A: 'x' });
+  });
+
+  it('takes its runtime from IAC_CODE_AGUI_FC_RUNTIME (custom.debian11 where a region lacks custom.debian12), with the same layer and command', async () => {
+    const debian11 = fc3Props(await renderServerlessYaml({ ...DEPLOY_ENV, IAC_CODE_AGUI_FC_RUNTIME: 'custom.debian11' }));
+    expect(debian11['runtime']).toBe('custom.debian11');
+    expect(debian11.layers).toEqual(resource.props.layers);
+    expect(debian11.customRuntimeConfig).toEqual(resource.props.customRuntimeConfig);
+  }, 60_000);
 
   it('has an anonymous HTTP trigger for GET, HEAD, POST and OPTIONS (the adapter’s bearer token authenticates; HEAD /health is GET without a body; OPTIONS is the CORS preflight)', () => {
     const http = resource.props.triggers.filter((trigger) => trigger.triggerType === 'http');
@@ -110,13 +175,15 @@ describe('s.yaml rendered by Serverless Devs', () => {
     expect(http[0]?.triggerConfig.authType).toBe('anonymous');
     expect([...(http[0]?.triggerConfig.methods ?? [])].sort()).toEqual(['GET', 'HEAD', 'OPTIONS', 'POST']);
     // CORS is off unless the deployer lists origins.
-    expect(resource.props.environmentVariables['IAC_CODE_AGUI_CORS_ORIGINS']).toBe('');
+    expect(resource.props.environmentVariables).not.toHaveProperty('IAC_CODE_AGUI_CORS_ORIGINS');
   });
 
   it('commits no secret: every secret and account value is an env() expression', () => {
-    for (const name of ['IAC_CODE_AGUI_A2A_URL', 'IAC_CODE_AGUI_A2A_TOKEN', 'IAC_CODE_AGUI_AUTH_TOKEN', 'IAC_CODE_AGUI_OSS_BUCKET']) {
-      expect(yaml).toMatch(new RegExp(`\\n\\s+${name}: \\$\\{env\\('${name}'(, '')?\\)\\}\\n`));
+    for (const name of ['IAC_CODE_AGUI_A2A_URL', 'IAC_CODE_AGUI_AUTH_TOKEN', 'IAC_CODE_AGUI_OSS_BUCKET']) {
+      expect(yaml).toMatch(new RegExp(`\\n\\s+${name}: \\$\\{env\\('${name}'\\)\\}\\n`));
     }
+    // The kernel's token is optional: `npm run deploy` adds it by name, never by value.
+    expect(deployDescription({ IAC_CODE_AGUI_A2A_TOKEN: 'a2a-token-value' }, undefined)).toMatch(/\n\s+IAC_CODE_AGUI_A2A_TOKEN: \$\{env\('IAC_CODE_AGUI_A2A_TOKEN'\)\}\n/);
     expect(yaml).toMatch(/\n\s+role: \$\{env\('IAC_CODE_AGUI_FC_ROLE_ARN'\)\}\n/);
     expect(yaml).not.toMatch(/acs:ram::\d+/);
     expect(requiredEnvNames(yaml).sort()).toEqual(['IAC_CODE_AGUI_A2A_URL', 'IAC_CODE_AGUI_AUTH_TOKEN', 'IAC_CODE_AGUI_FC_ROLE_ARN', 'IAC_CODE_AGUI_OSS_BUCKET']);

@@ -13,7 +13,7 @@ import { KernelRpcError } from '../../lib/core/ports.js';
 import { downsampleImage } from '../../lib/core/protocol/image-downsample.js';
 import { assertValidAgUiStream } from '../support/agui-oracle.js';
 import { runBody, uniqueId } from '../support/fixtures.js';
-import { imagePart, photoLikePixels, photoLikePng } from '../support/images.js';
+import { greyPng, imagePart, photoLikePixels, photoLikePng } from '../support/images.js';
 import { type Stack, startStack } from '../support/stack.js';
 
 let stack: Stack;
@@ -61,6 +61,23 @@ describe('images through the adapter', () => {
     expect(error.details).toEqual([{ path: 'messages[0].content[1]', message: expect.stringContaining('cannot be decoded') }]);
     // Our words only: nothing libvips says reaches the caller (docs/protocol.md §2.5).
     expect(JSON.stringify(error.details)).not.toMatch(/vips|VipsJpeg|pngload|jpegload|Input buffer/i);
+    expect(await stack.store.load(body['threadId'] as string)).toBeUndefined();
+    expect(stack.emulator.calls.length).toBe(kernelCalls);
+  });
+
+  it('refuses a tall, thin image and one of too many pixels with 400 imageTooLarge naming each part, before any store write or kernel call', async () => {
+    // Both a few KB: their cost is in their dimensions (docs/protocol.md §1.4).
+    const body = runBody({ content: [{ type: 'text', text: 'x' }, imagePart('image/png', greyPng(1, 20_000_000)), imagePart('image/png', greyPng(10_000, 10_000))] });
+    const kernelCalls = stack.emulator.calls.length;
+    const response = await stack.post('/', body);
+    expect(response.status).toBe(400);
+    const { error } = (await response.json()) as { error: { code: string; message: string; details: Array<{ path: string; message: string }> } };
+    expect(error.code).toBe('INVALID_INPUT');
+    expect(error.message).toBe('An image exceeds the size limit.');
+    expect(error.details).toEqual([
+      { path: 'messages[0].content[1]', message: expect.stringContaining('16384 px') },
+      { path: 'messages[0].content[2]', message: expect.stringContaining('67108864') },
+    ]);
     expect(await stack.store.load(body['threadId'] as string)).toBeUndefined();
     expect(stack.emulator.calls.length).toBe(kernelCalls);
   });

@@ -12,7 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../lib/adapters/logger.js';
 import { InFlightRequests, listen, type RunningServer } from '../../lib/adapters/node-server/node-server.js';
 import type { App } from '../../lib/http/app.js';
-import { SseSource, sseSourceResponse } from '../../lib/http/sse-source.js';
+import { MAX_QUEUED_SSE_BYTES, SseSource, sseSourceResponse } from '../../lib/http/sse-source.js';
 
 let server: RunningServer | undefined;
 
@@ -33,8 +33,9 @@ function appOf(source: () => SseSource, signals: AbortSignal[] = []): App {
 
 describe('the Node shell and an SSE source', () => {
   it('gives a slow reader every record in order: a full socket holds the source back, and nothing is lost', async () => {
-    const records = 400;
     const filler = 'x'.repeat(64 * 1024);
+    // As much as the source may hold for a reader that does not read yet, and no more (sse-source.ts).
+    const records = Math.floor(MAX_QUEUED_SSE_BYTES / (filler.length + 16));
     const source = new SseSource(() => undefined);
     server = await listen(
       appOf(() => source),
@@ -96,6 +97,45 @@ describe('the Node shell and an SSE source', () => {
     source.end();
     await server.inFlight.idle();
     expect(server.inFlight.size).toBe(0);
+  });
+
+  it('lets a client that stops reading go once its queue passes the bound: its connection is closed, the app’s signal aborts, the request ends with the source', async () => {
+    const signals: AbortSignal[] = [];
+    const gone: string[] = [];
+    const source = new SseSource((why) => gone.push(why), 1024 * 1024);
+    server = await listen(
+      appOf(() => source, signals),
+      silentLogger,
+      '127.0.0.1',
+      0,
+    );
+    const { port } = server.server.address() as AddressInfo;
+    const call = httpRequest({ host: '127.0.0.1', port, method: 'POST', path: '/' }, (response) => response.pause());
+    call.on('error', () => undefined);
+    call.end();
+    try {
+      await sleep(50);
+      const chunk = new TextEncoder().encode(`data: ${'x'.repeat(64 * 1024)}\n\n`);
+      // Far more than the socket's buffers and the bound together; the client never reads.
+      for (let index = 0; index < 400 && source.open; index += 1) {
+        source.push(chunk);
+        await sleep(0);
+      }
+      expect(source.open).toBe(false);
+      expect(gone).toEqual(['unread']);
+      // The shell let the connection go: the signal the app got aborted, as for a client that left.
+      await new Promise<void>((resolve) => {
+        if (signals[0]?.aborted) resolve();
+        else signals[0]?.addEventListener('abort', () => resolve(), { once: true });
+      });
+      // The run cleans up, then ends the source: only then does the request leave the in-flight set.
+      expect(server.inFlight.size).toBe(1);
+      source.end();
+      await server.inFlight.idle();
+      expect(server.inFlight.size).toBe(0);
+    } finally {
+      call.destroy();
+    }
   });
 
   it('the in-flight set holds only controllers: exempt requests are known by their signal', () => {

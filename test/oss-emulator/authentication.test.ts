@@ -3,13 +3,13 @@
  * recomputes every signature from the request it received; these tests prove the check is real:
  * requests signed independently (with ali-oss's own signUtils, then sent with a raw fetch) pass,
  * and the same requests with a forged signature, a tampered signed header, resource or query, a
- * wrong secret, an unknown key, a missing or wrong STS token, or a stale date fail with OSS's
- * error codes.
+ * wrong secret, an unknown key, a missing, wrong or expired STS token, or a stale date fail with
+ * OSS's error codes.
  */
 import { createRequire } from 'node:module';
 import type OSS from 'ali-oss';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type OssEmulator, startOssEmulator } from '../../lib/emulators/oss/server.js';
+import { type OssCredential, type OssEmulator, startOssEmulator } from '../../lib/emulators/oss/server.js';
 import { type ClientOptions, emulatorClient, type Signing } from './ali-oss-client.js';
 
 /** The signing helpers ali-oss 6.23 itself uses (lib/common/signUtils.js), as an independent oracle. */
@@ -29,10 +29,12 @@ interface SignUtils {
 const signUtils = createRequire(import.meta.url)('ali-oss/lib/common/signUtils.js') as SignUtils;
 
 const STS = { accessKeyId: 'STS.test', accessKeySecret: 'sts-secret', securityToken: 'sts-token-1' };
+/** An STS credential whose expiry the tests move (the emulator reads the object it was given). */
+const EXPIRING: OssCredential = { accessKeyId: 'STS.expiring', accessKeySecret: 'sts-secret-2', securityToken: 'sts-token-2' };
 
 let emulator: OssEmulator;
 beforeAll(async () => {
-  emulator = await startOssEmulator({ credentials: [{ accessKeyId: 'test-ak', accessKeySecret: 'test-secret' }, STS] });
+  emulator = await startOssEmulator({ credentials: [{ accessKeyId: 'test-ak', accessKeySecret: 'test-secret' }, STS, EXPIRING] });
 });
 afterAll(async () => {
   await emulator.close();
@@ -187,6 +189,18 @@ describe.each<Signing>(['V1', 'V4'])('ali-oss credentials, %s signatures', (sign
     await expect(wrongToken.get(key)).rejects.toMatchObject({ status: 403, code: 'InvalidSecurityToken' });
     await expect(wrongToken.put(key, Buffer.from('overwritten'))).rejects.toMatchObject({ status: 403 });
     expect(emulator.readObject('agui-state', key)?.toString()).toBe('sts');
+  });
+
+  it('refuses an STS credential past its expiry with 403 SecurityTokenExpired, as OSS does, and writes nothing', async () => {
+    const key = `${signing}/auth/expiring`;
+    const oss = client(signing, { accessKeyId: EXPIRING.accessKeyId, accessKeySecret: EXPIRING.accessKeySecret, stsToken: EXPIRING.securityToken as string });
+    EXPIRING.expiresAt = Date.now() + 60_000;
+    await oss.put(key, Buffer.from('before'));
+    EXPIRING.expiresAt = Date.now() - 1;
+    await expect(oss.get(key)).rejects.toMatchObject({ status: 403, code: 'SecurityTokenExpired' });
+    await expect(oss.put(key, Buffer.from('after'))).rejects.toMatchObject({ status: 403, code: 'SecurityTokenExpired' });
+    await expect(oss.head(key)).rejects.toMatchObject({ status: 403, code: 'SecurityTokenExpired' });
+    expect(emulator.readObject('agui-state', key)?.toString()).toBe('before');
   });
 });
 

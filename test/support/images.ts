@@ -46,21 +46,26 @@ export function photoLikePixels(width: number, height: number, seed = 1): Buffer
   return pixels;
 }
 
+/** A PNG of 8-bit `colourType` rows (each with its filter byte), deflated at `level`. */
+function png(width: number, height: number, colourType: 0 | 2, rows: Buffer, level: number): Buffer {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, colourType, 0, 0, 0], 8); // bit depth 8, colour type (0 grey, 2 RGB), deflate, filter method 0, no interlace
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(rows, { level })),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
 /** An RGB PNG of photo-like pixels; stored (level 0) deflate keeps its size predictable. */
 export function photoLikePng(width: number, height: number, seed = 1): Buffer {
   const pixels = photoLikePixels(width, height, seed);
   const rows = Buffer.alloc((width * 3 + 1) * height);
   for (let y = 0; y < height; y += 1) pixels.copy(rows, y * (width * 3 + 1) + 1, y * width * 3, (y + 1) * width * 3);
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header.set([8, 2, 0, 0, 0], 8); // bit depth 8, colour type 2 (RGB), deflate, filter method 0, no interlace
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', header),
-    chunk('IDAT', deflateSync(rows, { level: 0 })),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
+  return png(width, height, 2, rows, 0);
 }
 
 /** The PNG with other dimensions in its header (and its IHDR CRC fixed): a lie about its pixels. */
@@ -76,4 +81,13 @@ export function withPngHeaderSize(png: Buffer, width: number, height: number): B
 export function imagePart(mimeType: string, bytes: Uint8Array | string, filename?: string): Record<string, unknown> {
   const value = typeof bytes === 'string' ? bytes : Buffer.from(bytes).toString('base64');
   return { type: 'image', source: { type: 'data', mimeType, value }, ...(filename ? { metadata: { filename } } : {}) };
+}
+
+/**
+ * A valid grey PNG of any size that stays small: every row is the same zero bytes, which deflate
+ * shrinks to almost nothing (a 1 × 20,000,000 image is about 40 KB). For images whose cost lies in
+ * their dimensions, not their bytes.
+ */
+export function greyPng(width: number, height: number): Buffer {
+  return png(width, height, 0, Buffer.alloc((width + 1) * height), 9);
 }

@@ -6,21 +6,26 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { SharpImageCodec } from '../../lib/adapters/image/sharp-codec.js';
 import { type ImageCodec, ImageDecodeError, type ImageEncoding } from '../../lib/core/ports.js';
-import { type DownsampleRules, downsampleImage, ImageTooLargeError, MAX_IMAGE_PIXELS, PEER_RULES } from '../../lib/core/protocol/image-downsample.js';
+import { type DownsampleRules, downsampleImage, ImageTooLargeError, MAX_IMAGE_PIXELS, MAX_IMAGE_SIDE, PEER_RULES } from '../../lib/core/protocol/image-downsample.js';
 import { sniffImageFormat } from '../../lib/core/protocol/image-format.js';
-import { photoLikePixels, photoLikePng, withPngHeaderSize } from '../support/images.js';
+import { greyPng, photoLikePixels, photoLikePng, withPngHeaderSize } from '../support/images.js';
 
 const codec = new SharpImageCodec();
 const TARGET = 3_932_160;
 
-/** The real codec, recording which encodings the rules asked for (nothing is faked). */
-function recording(): { codec: ImageCodec; encodings: ImageEncoding[] } {
+/** The real codec, recording which encodings the rules asked for and how often pixels were verified (nothing is faked). */
+function recording(): { codec: ImageCodec; encodings: ImageEncoding[]; verified: () => number } {
   const encodings: ImageEncoding[] = [];
+  let verified = 0;
   return {
     encodings,
+    verified: () => verified,
     codec: {
       inspect: (bytes) => codec.inspect(bytes),
-      verify: (bytes) => codec.verify(bytes),
+      verify: (bytes) => {
+        verified += 1;
+        return codec.verify(bytes);
+      },
       encode: (bytes, encoding) => {
         encodings.push(encoding);
         return codec.encode(bytes, encoding);
@@ -48,9 +53,10 @@ async function animatedGif(): Promise<Buffer> {
 }
 
 describe('the peer rules', () => {
-  it('are 3,932,160 bytes (5 MiB × 3/4), 2000 px, JPEG 80/60/40/20, last resort 1000 px at 20, and Pillow’s pixel cap', () => {
+  it('are 3,932,160 bytes (5 MiB × 3/4), 2000 px, JPEG 80/60/40/20, last resort 1000 px at 20; the adapter’s own caps are 8192² pixels and 16,384 px a side', () => {
     expect(PEER_RULES).toEqual({ targetBytes: TARGET, maxSide: 2000, jpegQualities: [80, 60, 40, 20], lastResortSide: 1000, lastResortQuality: 20 });
-    expect(MAX_IMAGE_PIXELS).toBe(178_956_970);
+    expect(MAX_IMAGE_PIXELS).toBe(67_108_864);
+    expect(MAX_IMAGE_SIDE).toBe(16_384);
   });
 });
 
@@ -185,7 +191,27 @@ describe('undecodable images', () => {
     // A 20000×20000 header over one row of pixels: refused from the header alone.
     const bomb = withPngHeaderSize(photoLikePng(20_000, 1), 20_000, 20_000);
     const { codec: watched, encodings } = recording();
-    await expect(downsampleImage(bomb, watched)).rejects.toThrow(/pixel limit|more than 178956970 pixels/);
+    await expect(downsampleImage(bomb, watched)).rejects.toThrow(ImageTooLargeError);
     expect(encodings).toEqual([]);
+  });
+});
+
+describe('images too large in pixels or on a side', () => {
+  it('refuses a tall, thin image (1 × 20,000,000, 40 KB) from its header, before any pixel is decoded', async () => {
+    const tall = greyPng(1, 20_000_000);
+    const { codec: watched, encodings, verified } = recording();
+    const refused = downsampleImage(tall, watched);
+    await expect(refused).rejects.toThrow(ImageTooLargeError);
+    await expect(refused).rejects.toThrow(/16384 px/);
+    await expect(downsampleImage(greyPng(20_000_000, 1), watched)).rejects.toThrow(ImageTooLargeError);
+    expect([encodings, verified()]).toEqual([[], 0]);
+  });
+
+  it('refuses more than 8192² pixels from the header; exactly a side of 16,384 px within the pixel cap is taken', async () => {
+    const { codec: watched, encodings, verified } = recording();
+    await expect(downsampleImage(greyPng(8193, 8192), watched)).rejects.toThrow(/at most 67108864/);
+    expect([encodings, verified()]).toEqual([[], 0]);
+    const long = await downsampleImage(greyPng(MAX_IMAGE_SIDE, 16), codec);
+    expect(long.mediaType).toBe('image/png');
   });
 });

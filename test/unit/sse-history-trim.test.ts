@@ -94,6 +94,24 @@ describe('trimming echoed user history from large SSE events', () => {
     ]);
   });
 
+  it('drops the metadata of user messages in a large event — every resume’s and guidance’s echoed metadata.iac_code — and keeps the agent’s', async () => {
+    const fence = { fence: 'f'.repeat(60 * 1024) };
+    const userMessage = (n: number) => ({ role: 'ROLE_USER', messageId: `agui-resume-${n}`, parts: [{ text: 'allow' }], metadata: { iac_code: { execution_fence: fence } } });
+    const history = [
+      ...Array.from({ length: 80 }, (_, n) => userMessage(n)),
+      { role: 'ROLE_AGENT', parts: [{ text: 'done' }], metadata: { iac_code: { assistantFinal: { complete: true } } } },
+    ];
+    const event = { jsonrpc: '2.0', id: 1, result: { task: { id: 't', history, status: { state: 'TASK_STATE_WORKING', message: userMessage(80) } } } };
+    const text = `data: ${JSON.stringify(event)}\n\n`;
+    expect(text.length).toBeGreaterThan(4 * 1024 * 1024);
+    const out = await pipe(pieces(text, 64 * 1024));
+    expect(out.length).toBeLessThan(64 * 1024);
+    const task = JSON.parse(out.trim().slice(6)).result.task;
+    expect(task.history[0]).toEqual({ role: 'ROLE_USER', messageId: 'agui-resume-0', parts: [] });
+    expect(task.history.at(-1)).toEqual(history.at(-1));
+    expect(task.status.message).toEqual({ role: 'ROLE_USER', messageId: 'agui-resume-80', parts: [] });
+  });
+
   it('brings an 11 MiB echo of the user text under the SDK limit, arriving in 64 KiB chunks', async () => {
     const event = {
       jsonrpc: '2.0',

@@ -80,6 +80,45 @@ describe('an SSE source', () => {
     expect(reader.state.ended).toBe(false);
   });
 
+  it('counts a reader whose queue passes the bound as gone: the queue dropped, its connection let go, the run told once; its end still comes', () => {
+    const gone: string[] = [];
+    const source = new SseSource((why) => gone.push(why), 10);
+    const reader = sink(1);
+    let abandoned = 0;
+    source.attach({ ...reader.sink, abandon: () => (abandoned += 1) });
+    source.push(bytes('first'));
+    source.push(bytes('12345'));
+    source.push(bytes('67890'));
+    expect(source.open).toBe(true);
+    source.push(bytes('!'));
+    expect(source.open).toBe(false);
+    expect(gone).toEqual(['unread']);
+    expect(abandoned).toBe(1);
+    source.push(bytes('dropped'));
+    reader.state.room = 10;
+    source.resume();
+    expect(textOf(reader.written)).toBe('first');
+    // The run's clean-up finished: the reader gets the end (its request leaves the in-flight set).
+    source.end();
+    expect(reader.state.ended).toBe(true);
+    source.cancel();
+    expect(gone).toEqual(['unread']);
+  });
+
+  it('counts a reader that came after the bound was passed as gone too: it gets only the end', () => {
+    const gone: string[] = [];
+    const source = new SseSource((why) => gone.push(why), 4);
+    source.push(bytes('12345'));
+    expect(gone).toEqual(['unread']);
+    source.end();
+    const reader = sink(10);
+    let abandoned = 0;
+    source.attach({ ...reader.sink, abandon: () => (abandoned += 1) });
+    expect(reader.written).toEqual([]);
+    expect(abandoned).toBe(1);
+    expect(reader.state.ended).toBe(true);
+  });
+
   it('takes one reader only', () => {
     const source = new SseSource(() => undefined);
     source.attach(sink(1).sink);

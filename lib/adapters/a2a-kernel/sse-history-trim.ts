@@ -6,7 +6,10 @@
  * alone is far over 4 MiB and the SDK client throws (its parser also rescans the buffer per chunk,
  * quadratic on such events). The adapter never reads the user's own messages back (it reads only
  * trailing *agent* history, docs/protocol.md §4.5), so this stream empties the parts of user
- * messages — text, data and raw alike — in any large event before the SDK sees it.
+ * messages — text, data and raw alike — and drops their metadata in any large event before the SDK
+ * sees it. The metadata goes too because the kernel keeps every message of a task in its history,
+ * each with the `metadata.iac_code` it was sent with: bounded per message (docs/protocol.md §1.4),
+ * they still add up over a long task's resumes and guidance.
  *
  * Every other event passes through byte for byte, neither decoded nor copied: the stream only
  * scans the bytes for the blank lines that end events (CRLF, LF or CR line ends; Python servers
@@ -34,10 +37,13 @@ const encoder = new TextEncoder();
 interface WireMessageLike {
   role?: string;
   parts?: unknown[];
+  metadata?: unknown;
 }
 
 function emptyIfUser(message: WireMessageLike | undefined): void {
-  if (message && (message.role === 'ROLE_USER' || message.role === 'user') && Array.isArray(message.parts)) message.parts = [];
+  if (!message || (message.role !== 'ROLE_USER' && message.role !== 'user')) return;
+  if (Array.isArray(message.parts)) message.parts = [];
+  delete message.metadata;
 }
 
 function trimUserHistory(json: string): string {

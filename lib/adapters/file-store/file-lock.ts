@@ -10,7 +10,9 @@
  * created per save, not two.
  *
  * A lock whose holder is gone is recovered, and that never depends on reading it:
- * - any lock older than `staleMs` (its file's modification time) is stale, whatever it contains;
+ * - any lock older than `staleMs` (its file's modification time) is stale, whatever it contains —
+ *   and so is one dated as far in the future: no live save writes one, but a clock stepped back
+ *   after a crash leaves one, which by its negative age would otherwise never be recovered;
  * - sooner, a lock whose record names a process on this host that no longer exists;
  * - sooner, a lock that holds no record at all (empty, truncated, foreign bytes: a crash of an
  *   older writer, or not ours) once it is older than UNREADABLE_GRACE_MS.
@@ -20,7 +22,7 @@
 
 import { randomUUID } from 'node:crypto';
 import type { BigIntStats } from 'node:fs';
-import { statSync } from 'node:fs';
+import { constants, statSync } from 'node:fs';
 import { link, readFile, rename, stat, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -35,6 +37,15 @@ export interface LockOwner {
   host: string;
   pid: number;
   nonce: string;
+}
+
+/**
+ * How old a lock (or a crashed writer's leftover) counts as, from its modification time: its
+ * distance from now either way. A file dated in the future was written under a clock that has
+ * since been stepped back; counting that distance as age lets it go stale like any other.
+ */
+export function lockAgeMs(mtimeMs: number, now = Date.now()): number {
+  return Math.abs(now - mtimeMs);
 }
 
 /** A fresh holder's record for this process. */
@@ -124,8 +135,8 @@ async function breakIfStale(lockPath: string, staleMs: number): Promise<void> {
   const judged = await stat(lockPath, { bigint: true }).catch(() => undefined);
   // Gone already: the next attempt takes it.
   if (!judged) return;
-  const ageMs = Date.now() - Number(judged.mtimeMs);
-  if (ageMs < staleMs && !(await holderGone(lockPath, ageMs))) return;
+  const ageMs = lockAgeMs(Number(judged.mtimeMs));
+  if (ageMs < staleMs && !(await holderGone(lockPath, judged, ageMs))) return;
   const aside = `${lockPath}.${randomUUID()}.stale`;
   try {
     await rename(lockPath, aside);
@@ -140,11 +151,17 @@ async function breakIfStale(lockPath: string, staleMs: number): Promise<void> {
   await unlink(aside).catch(() => undefined);
 }
 
-/** A holder known to be gone before the lock's stale age: a dead process on this host, or no record at all. */
-async function holderGone(lockPath: string, ageMs: number): Promise<boolean> {
-  const holder = await readFile(lockPath, 'utf8')
-    .then((text) => ownerOf(JSON.parse(text)))
-    .catch(() => undefined);
+/**
+ * A holder known to be gone before the lock's stale age: a dead process on this host, or no record
+ * at all. Only a regular file is read: anything else under the lock's name (a FIFO would hold a
+ * thread of libuv's pool until a writer came) has no record.
+ */
+async function holderGone(lockPath: string, judged: BigIntStats, ageMs: number): Promise<boolean> {
+  const holder = judged.isFile()
+    ? await readFile(lockPath, { encoding: 'utf8', flag: constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK })
+        .then((text) => ownerOf(JSON.parse(text)))
+        .catch(() => undefined)
+    : undefined;
   if (!holder) return ageMs >= UNREADABLE_GRACE_MS;
   return holder.host === hostname() && !processExists(holder.pid);
 }

@@ -7,7 +7,7 @@
  */
 
 import { randomUUID } from 'node:crypto';
-import { closeSync, fsync, open as openCallback, readFileSync, writeFile } from 'node:fs';
+import { closeSync, fsync, open as openCallback, writeFile } from 'node:fs';
 import { chmod, mkdir, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -16,6 +16,8 @@ import { StoreConflictError, StoreCorruptError, type StoredDocument, StoreError,
 import { threadKey } from '../../core/thread/thread-key.js';
 import { FileEventJournal } from './file-journal.js';
 import { type LockOptions, type LockOwner, newLockOwner, withFileLock } from './file-lock.js';
+import { removeLeftovers } from './leftovers.js';
+import { NotRegularFileError, readRegularFileNow } from './regular-file.js';
 
 const openFile = promisify(openCallback) as (path: string, flags: string, mode?: number) => Promise<number>;
 const fsyncFile = promisify(fsync);
@@ -39,6 +41,8 @@ export class FileThreadStore implements ThreadStore {
   private readonly threadsDir: string;
   /** The event journal beside the thread files (file-journal.ts). */
   readonly journal: FileEventJournal;
+  /** The sweep of crashed writers' leftovers this store started with its first save. */
+  private sweep: Promise<number> | undefined;
 
   constructor(
     readonly stateDir: string,
@@ -108,36 +112,45 @@ export class FileThreadStore implements ThreadStore {
     }
   }
 
+  /**
+   * Resolves, with how many files went, once the sweep of crashed writers' leftovers (leftovers.ts)
+   * that this store's first save started in the background has finished; 0 before any save.
+   */
+  leftoversSwept(): Promise<number> {
+    return this.sweep ?? Promise.resolve(0);
+  }
+
   private get lockOptions(): LockOptions {
     return { staleMs: this.options.staleLockMs ?? 10_000, waitMs: this.options.lockWaitMs ?? 5_000 };
   }
 
-  /** The state folders, made (0700) once, before the first save. */
+  /**
+   * The state folders, made (0700) once, before the first save; then, in the background, the
+   * leftovers of writers that crashed before this process started are swept (leftovers.ts).
+   */
   private readonly prepare = onceUntilFailure(async () => {
     await mkdir(this.threadsDir, { recursive: true, mode: 0o700 });
     await chmod(this.stateDir, 0o700);
     await chmod(this.threadsDir, 0o700);
+    this.sweep = removeLeftovers(this.threadsDir, this.lockOptions.staleMs);
   });
 }
 
 /**
  * The stored envelope, read synchronously: a local read of a few kilobytes takes microseconds, less
  * than a round trip through the thread pool, and never waits for the journal as a change to a
- * directory can; under the lock it keeps the lock short (docs/architecture.md §3.5).
+ * directory can; under the lock it keeps the lock short (docs/architecture.md §3.5). Anything but a
+ * regular file at the path is never read (regular-file.ts): it is that thread's corrupt state.
  */
 function readEnvelopeNow(path: string): Envelope | undefined {
-  let text: string;
+  let text: string | undefined;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readRegularFileNow(path);
   } catch (error) {
-    return unreadable(error);
+    if (error instanceof NotRegularFileError) throw new StoreCorruptError('The thread state is not a regular file.', { cause: error });
+    throw new StoreUnavailableError(`cannot read thread state: ${(error as Error).message}`, { cause: error });
   }
-  return parseEnvelope(text);
-}
-
-function unreadable(error: unknown): undefined {
-  if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-  throw new StoreUnavailableError(`cannot read thread state: ${(error as Error).message}`, { cause: error });
+  return text === undefined ? undefined : parseEnvelope(text);
 }
 
 function parseEnvelope(text: string): Envelope {

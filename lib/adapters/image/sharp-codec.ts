@@ -6,11 +6,18 @@
  * imported on the first image only, so neither start-up nor a turn without images pays for
  * loading libvips. Every failure of sharp on the caller's bytes leaves as ImageDecodeError; a
  * failure to load sharp itself is the deployment's fault and propagates as it is (500).
+ *
+ * At most IMAGE_WORK_CONCURRENCY sharp operations run at once, whatever the number of requests:
+ * each occupies a thread of libuv's pool (4 by default) for as long as libvips works, and the file
+ * store's disk work, DNS lookups and zlib share that pool — four large images at once used to queue
+ * every other thread's disk work behind them (docs/architecture.md §4.6). The rest wait their turn
+ * (work-gate.ts).
  */
 import type SharpFactory from 'sharp';
 import { onceUntilFailure } from '../../core/once-until-failure.js';
 import { type ImageCodec, ImageDecodeError, type ImageEncoding, type ImageFormat, type ImageInfo } from '../../core/ports.js';
 import { MAX_IMAGE_PIXELS } from '../../core/protocol/image-downsample.js';
+import { WorkGate } from './work-gate.js';
 
 type Sharp = typeof SharpFactory;
 
@@ -30,10 +37,21 @@ const loadSharp = onceUntilFailure(async (): Promise<Sharp> => {
  * before libvips allocates for it. Only the first frame of an animation is read.
  */
 const INPUT = { failOn: 'truncated', limitInputPixels: MAX_IMAGE_PIXELS } as const;
+/**
+ * Reading the header decodes no pixel: the core compares the dimensions with its limits itself and
+ * says which one an image passes (docs/protocol.md §3.4); the cap above guards every decode.
+ */
+const HEADER = { failOn: 'truncated', limitInputPixels: false } as const;
+
+/** sharp operations of this process at once: half of libuv's default pool, the other half left to everything else. */
+export const IMAGE_WORK_CONCURRENCY = 2;
+
+/** One queue for the whole process: the pool it protects is the process's. */
+const imageWork = new WorkGate(IMAGE_WORK_CONCURRENCY);
 
 async function onImage<T>(what: string, work: () => Promise<T>): Promise<T> {
   try {
-    return await work();
+    return await imageWork.run(work);
   } catch (error) {
     // libvips' own words stay in the cause (logged), never in the caller's answer (docs/protocol.md §2.5).
     const overPixelLimit = error instanceof Error && /pixel limit/i.test(error.message);
@@ -45,7 +63,7 @@ async function onImage<T>(what: string, work: () => Promise<T>): Promise<T> {
 export class SharpImageCodec implements ImageCodec {
   async inspect(bytes: Uint8Array): Promise<ImageInfo> {
     const sharp = await loadSharp();
-    const metadata = await onImage('read', () => sharp(bytes, INPUT).metadata());
+    const metadata = await onImage('read', () => sharp(bytes, HEADER).metadata());
     const { format, width, height } = metadata;
     // For an animation, `height` covers every frame unless pageHeight says one frame's height.
     const frameHeight = metadata.pageHeight ?? height;

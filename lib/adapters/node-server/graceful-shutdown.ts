@@ -86,9 +86,11 @@ export async function shutDown(server: RunningServer, policy: ShutdownPolicy, lo
  * Shuts down on SIGTERM or SIGINT, then exits (0 when every clean-up finished). A second signal
  * exits at once: whoever sends it has decided not to wait. Returns a function removing the handlers.
  *
- * Except the same signal again within RELAYED_REPEAT_MS: that is the first one relayed, not a
- * second decision. Ctrl-C reaches the whole process group of `npm start`, and npm forwards it to
- * its child once more a few milliseconds later (docs/architecture.md §6).
+ * Except a SIGINT after a first SIGINT within RELAYED_REPEAT_MS: that is the first one relayed, not
+ * a second decision. Ctrl-C reaches the whole process group of `npm start`, and npm forwards it to
+ * its child once more a few milliseconds later. Only the terminal's Ctrl-C reaches a process twice
+ * like that: a SIGTERM (Function Compute's, a process manager's) is sent once, so a second one is
+ * always a decision (docs/architecture.md §6.4).
  */
 export const RELAYED_REPEAT_MS = 1_000;
 
@@ -112,7 +114,7 @@ export function exitOnSignals(server: RunningServer, policy: ShutdownPolicy, log
   let first: { signal: NodeJS.Signals; at: number } | undefined;
   const onSignal = (signal: NodeJS.Signals): void => {
     if (first) {
-      if (signal === first.signal && now() - first.at < RELAYED_REPEAT_MS) {
+      if (signal === 'SIGINT' && first.signal === 'SIGINT' && now() - first.at < RELAYED_REPEAT_MS) {
         logger.info('signal repeated by a parent process; still shutting down', { signal });
         return;
       }

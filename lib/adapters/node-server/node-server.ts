@@ -18,12 +18,11 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { errorFields } from '../../core/error-fields.js';
-import { en } from '../../core/i18n/messages-en.js';
 import type { Logger } from '../../core/ports.js';
 import type { App, PlainResponse } from '../../http/app.js';
 import { DEFAULT_BODY_TIMEOUT_MS } from '../../http/read-body.js';
 import type { SseSource } from '../../http/sse-source.js';
-import { answerClientError } from './client-error.js';
+import { answerClientError, answerConnect, EXPECTATION_FAILED, HOST_REQUIRED, INTERNAL, MALFORMED, type ShellAnswer, shellAnswerBody } from './client-error.js';
 import { discardRestOfBody } from './early-answer.js';
 import { RequestBody } from './request-body.js';
 
@@ -98,12 +97,34 @@ export interface RunningServer {
 }
 
 /**
+ * The path and query the app routes by (docs/protocol.md §1.1), from a request target in origin-form
+ * (`/a?b`) or absolute-form (`http://host/a?b`, which RFC 9112 §3.2.2 requires a server to accept);
+ * undefined for any other form (`*`, an authority) or a target that is no URL.
+ */
+function originForm(target: string): string | undefined {
+  if (target.startsWith('/')) return target;
+  if (!/^https?:\/\//i.test(target)) return undefined;
+  try {
+    const url = new URL(target);
+    return `${url.pathname}${url.search}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/** An HTTP/1.1 request without a Host header, which HTTP/1.1 forbids (RFC 9112 §3.2). */
+function lacksHost(req: IncomingMessage): boolean {
+  return req.httpVersionMajor === 1 && req.httpVersionMinor >= 1 && req.headers.host === undefined;
+}
+
+/**
  * The socket's request as the Web `Request` the app takes. The app routes by path alone (docs/protocol.md
  * §1.1), so the URL is built on a fixed origin: no Host header can make it unparsable. Throws for what
  * has no Web form at all — a request target that is no URL, or a method fetch forbids (TRACE, TRACK).
  */
-function toRequest(req: IncomingMessage, body: RequestBody, signal: AbortSignal): Request {
-  const url = new URL(`http://localhost${req.url ?? '/'}`);
+function toRequest(req: IncomingMessage, path: string | undefined, body: RequestBody, signal: AbortSignal): Request {
+  if (path === undefined) throw new Error('the request target is neither a path nor an absolute URL');
+  const url = new URL(`http://localhost${path}`);
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (Array.isArray(value)) for (const item of value) headers.append(name, item);
@@ -181,7 +202,8 @@ async function writeResponse(response: Response, req: IncomingMessage, res: Serv
  * stream between them, so an idle live stream holds less (docs/architecture.md §2). The same rules as
  * the read loop above: a full socket holds the source's next chunks until it drains; after the
  * client left, what the run still writes is dropped, and the response ends — the request leaves
- * the in-flight set — only when the source ends, after the run's clean-up.
+ * the in-flight set — only when the source ends, after the run's clean-up. A client that stops
+ * reading while its queue passes the source's bound is let go as if it had left (sse-source.ts).
  */
 function writeSource(source: SseSource, res: ServerResponse): Promise<void> {
   return new Promise<void>((ended) => {
@@ -195,6 +217,11 @@ function writeSource(source: SseSource, res: ServerResponse): Promise<void> {
       end() {
         if (!res.destroyed) res.end();
         ended();
+      },
+      // A reader that stopped reading past the source's bound is let go like one that left: the
+      // socket closes, the request's signal aborts, and the run's end still ends this response.
+      abandon() {
+        res.destroy();
       },
     });
   });
@@ -215,19 +242,17 @@ function writePlain(plain: PlainResponse, res: ServerResponse, closeConnection: 
 }
 
 /**
- * The shell's own answers, in English as client-error.ts writes Node's (the app that would pick a
- * language never saw the request): 500 when the app failed before any header was sent (a bug;
- * logged), 400 for a request the app cannot be given at all.
+ * The shell's own answers (client-error.ts), written on the response: 500 when the app failed before
+ * any header was sent (a bug; logged), 400 or 417 for a request the app cannot be given at all.
  */
-function writeShellAnswer(req: IncomingMessage, res: ServerResponse, body: RequestBody, status: 400 | 500): void {
-  const [code, key] = status === 500 ? (['INTERNAL_ERROR', 'internalError'] as const) : (['INVALID_INPUT', 'malformedRequest'] as const);
-  res.statusCode = status;
+function writeShellAnswer(req: IncomingMessage, res: ServerResponse, body: RequestBody, answer: ShellAnswer): void {
+  res.statusCode = answer.status;
   res.setHeader('content-type', 'application/json; charset=utf-8');
   res.setHeader('cache-control', 'no-store');
   res.setHeader(NOSNIFF, 'nosniff');
   res.removeHeader('connection');
   if (!req.complete) discardRestOfBody(req, res, body, { closeAfter: false, stalled: false });
-  res.end(JSON.stringify({ error: { code, message: en[key] } }));
+  res.end(shellAnswerBody(answer));
 }
 
 export interface NodeHandlerOptions {
@@ -236,12 +261,16 @@ export interface NodeHandlerOptions {
    * "100 Continue" goes out when the app first reads the body — after its header checks passed.
    */
   continueOnRead?: boolean;
+  /** The request carries an `Expect` other than `100-continue` (the server's 'checkExpectation' event): 417. */
+  unmetExpectation?: boolean;
 }
 
 export function createNodeHandler(app: App, logger: Logger, inFlight = new InFlightRequests(), isDraining: () => boolean = () => false) {
   return (req: IncomingMessage, res: ServerResponse, options: NodeHandlerOptions = {}): void => {
+    const refusal = options.unmetExpectation ? EXPECTATION_FAILED : lacksHost(req) ? HOST_REQUIRED : undefined;
+    const path = refusal ? undefined : originForm(req.url ?? '/');
     // GET /health needs no Request (app.ts `plain`): answered without loading Node's fetch.
-    const plain = app.plain?.(req.method ?? 'GET', req.url ?? '/');
+    const plain = path === undefined ? undefined : app.plain?.(req.method ?? 'GET', path);
     if (plain) {
       writePlain(plain, res, isDraining());
       return;
@@ -256,13 +285,18 @@ export function createNodeHandler(app: App, logger: Logger, inFlight = new InFli
     const body = new RequestBody(req, () => {
       if (options.continueOnRead && !res.headersSent) res.writeContinue();
     });
+    if (refusal) {
+      requestLogger.info('request refused by the shell', { method: req.method, status: refusal.status, reason: refusal.key });
+      writeShellAnswer(req, res, body, refusal);
+      return;
+    }
     let request: Request;
     try {
-      request = toRequest(req, body, controller.signal);
+      request = toRequest(req, path, body, controller.signal);
     } catch (error) {
       // Thrown here it would reach the server's 'request' event and end the process.
       requestLogger.info('request refused: it has no Web form', { method: req.method, error: errorFields(error) });
-      writeShellAnswer(req, res, body, 400);
+      writeShellAnswer(req, res, body, MALFORMED);
       return;
     }
     // The signal goes to the app directly too: its live stream follows the shell's own signal, which
@@ -272,7 +306,7 @@ export function createNodeHandler(app: App, logger: Logger, inFlight = new InFli
       .then((response) => writeResponse(response, req, res, body, isDraining()))
       .catch((error: unknown) => {
         requestLogger.error('response failed', { error: errorFields(error) });
-        if (!res.headersSent) writeShellAnswer(req, res, body, 500);
+        if (!res.headersSent) writeShellAnswer(req, res, body, INTERNAL);
         else res.destroy();
       });
     inFlight.track(controller, work);
@@ -300,9 +334,16 @@ export function listen(app: App, logger: Logger, host: string, port: number, opt
     headersTimeout: bodyTimeoutMs,
     requestTimeout: bodyTimeoutMs + NODE_DEADLINE_MARGIN_MS,
     connectionsCheckingInterval: 1_000,
+    // Node's own refusal of an HTTP/1.1 request without Host is an empty 400; the handler answers
+    // it with the envelope instead (docs/protocol.md §1.5).
+    requireHostHeader: false,
   });
   server.on('request', (req: IncomingMessage, res: ServerResponse) => handle(req, res));
   server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => handle(req, res, { continueOnRead: true }));
+  // Without these listeners Node answers an unknown Expect with an empty 417 and closes a CONNECT's
+  // socket without a word.
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => handle(req, res, { unmetExpectation: true }));
+  server.on('connect', answerConnect);
   server.on('clientError', answerClientError);
   server.keepAliveTimeout = 65_000;
   return new Promise((resolve, reject) => {

@@ -53,3 +53,15 @@ export function classifyOssFailure(operation: OssOperationName, error: unknown):
   else kind = 'rejected';
   return new OssRequestError(operation, kind, status, code, requestId);
 }
+
+/**
+ * OSS's answers for credentials it no longer accepts (docs/protocol.md §1.7): an expired STS token
+ * (SecurityTokenExpired, EC 0002-00000007), a token OSS does not recognise or that belongs to
+ * another key, an AccessKey that does not exist or is disabled. Not AccessDenied (the credentials
+ * work; the role's policy refuses) nor SignatureDoesNotMatch (a signing fault as much as a key).
+ */
+const CREDENTIAL_REFUSALS = new Set(['SecurityTokenExpired', 'InvalidSecurityToken', 'AccessKeyIdAndSecurityTokenNotMatch', 'InvalidAccessKeyId']);
+
+export function isCredentialRefusal(error: unknown): error is OssRequestError {
+  return error instanceof OssRequestError && error.kind === 'rejected' && error.code !== undefined && CREDENTIAL_REFUSALS.has(error.code);
+}

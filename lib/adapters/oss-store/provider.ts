@@ -7,7 +7,7 @@
  */
 import { type StoredDocument, StoreUnavailableError, type ThreadStore } from '../../core/ports.js';
 import type { OssSettings } from '../config.js';
-import { credentialFingerprint, credentialsFromHeaders, type OssCredentials } from './credentials.js';
+import { CredentialRefusals, credentialFingerprint, credentialsFromHeaders, type OssCredentials } from './credentials.js';
 import { DEFAULT_HOLD, type Hold } from './hold.js';
 import { LruMap } from './lru.js';
 import { AliOssObjects, type OssObjects } from './objects.js';
@@ -44,6 +44,8 @@ export class OssStoreProvider {
   readonly kind = 'oss' as const;
   private readonly stores: LruMap<string, OssThreadStore>;
   private readonly revisions = new RevisionCache();
+  /** OSS's answers to the environment's credentials, which this process can never renew (credentials.ts). */
+  private readonly environmentRefusals = new CredentialRefusals();
 
   constructor(
     private readonly settings: OssSettings,
@@ -54,15 +56,25 @@ export class OssStoreProvider {
 
   /** The store for this request; `undefined` (no request) or an incomplete header set means the environment's credentials. */
   storeFor(request?: Request): ThreadStore {
-    const credentials = (request && credentialsFromHeaders(request.headers)) ?? this.settings.credentials;
+    const fromRequest = request && credentialsFromHeaders(request.headers);
+    const credentials = fromRequest ?? this.settings.credentials;
     if (credentials === undefined) return new MissingCredentialsStore();
     const fingerprint = credentialFingerprint(credentials);
     let store = this.stores.get(fingerprint);
     if (store === undefined) {
-      store = this.createStore(credentials);
+      // Rotating request credentials renew themselves; only the environment's can wear out for good.
+      store = this.createStore(credentials, fromRequest ? undefined : this.environmentRefusals);
       this.stores.set(fingerprint, store);
     }
     return store;
+  }
+
+  /**
+   * Why this instance can no longer use the store (GET /health answers 503 with it, docs/protocol.md
+   * §1.7): OSS refused the environment's credentials several times in a row. Undefined while healthy.
+   */
+  health(): string | undefined {
+    return this.environmentRefusals.problem();
   }
 
   /** Resolves once no store of this provider prunes in the background (tests, the bench). */
@@ -70,7 +82,7 @@ export class OssStoreProvider {
     await Promise.all([...this.stores.values()].map((store) => store.idle()));
   }
 
-  private createStore(credentials: OssCredentials): OssThreadStore {
+  private createStore(credentials: OssCredentials, refusals: CredentialRefusals | undefined): OssThreadStore {
     const { settings, options } = this;
     const client = new AliOssObjects(
       {
@@ -87,7 +99,8 @@ export class OssStoreProvider {
         securityToken: credentials.securityToken?.reveal(),
       },
     );
-    const objects = options.wrapObjects ? options.wrapObjects(client) : client;
+    const wrapped = options.wrapObjects ? options.wrapObjects(client) : client;
+    const objects = refusals ? refusals.watch(wrapped) : wrapped;
     // Production: the hold and remembered documents (state-store.md "Request counts"); every instance the same.
     const hold = options.hold ?? { ...DEFAULT_HOLD, proveByTime: !settings.verifyEverySave };
     const storeOptions: OssStoreOptions = { prefix: settings.prefix, cache: this.revisions, hold, rememberDocuments: true };

@@ -75,6 +75,9 @@ const zh: Catalogue = {
   bodyIncomplete: '请求体在完整到达之前中断。',
   headersTooLarge: '请求头过大。',
   malformedRequest: '请求不是有效的 HTTP。',
+  hostRequired: 'HTTP/1.1 请求必须带有 Host 头。',
+  expectationFailed: '仅支持 "Expect: 100-continue"。',
+  connectNotSupported: '不支持 CONNECT：此服务器不是代理。',
   permissionRequired: '需要权限',
   inputRequired: '需要输入',
 };
@@ -141,6 +144,9 @@ const es: Catalogue = {
   bodyIncomplete: 'El cuerpo de la solicitud terminó antes de estar completo.',
   headersTooLarge: 'Las cabeceras de la solicitud son demasiado grandes.',
   malformedRequest: 'La solicitud no es HTTP válido.',
+  hostRequired: 'Una solicitud HTTP/1.1 debe llevar la cabecera Host.',
+  expectationFailed: 'Solo se admite "Expect: 100-continue".',
+  connectNotSupported: 'CONNECT no está admitido: este servidor no es un proxy.',
   permissionRequired: 'Se requiere permiso',
   inputRequired: 'Se requiere una entrada',
 };
@@ -207,6 +213,9 @@ const fr: Catalogue = {
   bodyIncomplete: "Le corps de la requête s'est interrompu avant d'être complet.",
   headersTooLarge: 'Les en-têtes de la requête sont trop volumineux.',
   malformedRequest: "La requête n'est pas du HTTP valide.",
+  hostRequired: 'Une requête HTTP/1.1 doit comporter un en-tête Host.',
+  expectationFailed: 'Seul « Expect: 100-continue » est pris en charge.',
+  connectNotSupported: "CONNECT n'est pas pris en charge : ce serveur n'est pas un proxy.",
   permissionRequired: 'Autorisation requise',
   inputRequired: 'Saisie requise',
 };
@@ -273,6 +282,9 @@ const de: Catalogue = {
   bodyIncomplete: 'Der Anfragetext endete, bevor er vollständig war.',
   headersTooLarge: 'Die Anfrage-Header sind zu groß.',
   malformedRequest: 'Die Anfrage ist kein gültiges HTTP.',
+  hostRequired: 'Eine HTTP/1.1-Anfrage muss einen Host-Header enthalten.',
+  expectationFailed: 'Nur „Expect: 100-continue“ wird unterstützt.',
+  connectNotSupported: 'CONNECT wird nicht unterstützt: Dieser Server ist kein Proxy.',
   permissionRequired: 'Berechtigung erforderlich',
   inputRequired: 'Eingabe erforderlich',
 };
@@ -339,6 +351,9 @@ const ja: Catalogue = {
   bodyIncomplete: 'リクエスト本文が完了する前に途切れました。',
   headersTooLarge: 'リクエストヘッダーが大きすぎます。',
   malformedRequest: 'リクエストが有効な HTTP ではありません。',
+  hostRequired: 'HTTP/1.1 リクエストには Host ヘッダーが必要です。',
+  expectationFailed: '「Expect: 100-continue」のみサポートしています。',
+  connectNotSupported: 'CONNECT はサポートしていません。このサーバーはプロキシではありません。',
   permissionRequired: '権限が必要です',
   inputRequired: '入力が必要です',
 };
@@ -405,6 +420,9 @@ const pt: Catalogue = {
   bodyIncomplete: 'O corpo da solicitação terminou antes de estar completo.',
   headersTooLarge: 'Os cabeçalhos da solicitação são grandes demais.',
   malformedRequest: 'A solicitação não é HTTP válido.',
+  hostRequired: 'Uma solicitação HTTP/1.1 deve trazer o cabeçalho Host.',
+  expectationFailed: 'Somente "Expect: 100-continue" é suportado.',
+  connectNotSupported: 'CONNECT não é suportado: este servidor não é um proxy.',
   permissionRequired: 'Permissão necessária',
   inputRequired: 'Entrada necessária',
 };

@@ -65,6 +65,9 @@ export const en = {
   bodyIncomplete: 'The request body ended before it was complete.',
   headersTooLarge: 'The request headers are too large.',
   malformedRequest: 'The request is not valid HTTP.',
+  hostRequired: 'An HTTP/1.1 request must carry a Host header.',
+  expectationFailed: 'Only "Expect: 100-continue" is supported.',
+  connectNotSupported: 'CONNECT is not supported: this server is not a proxy.',
   permissionRequired: 'Permission required',
   inputRequired: 'Input required',
 } as const;

@@ -2,7 +2,9 @@
  * One image, downsampled exactly as iac-code's own adapter does (docs/protocol.md §3.4), so that no
  * data part ever reaches the kernel's 5 MiB inline limit:
  *
- * 1. the bytes must be PNG, JPEG, GIF, WebP or TIFF (sniffed), and the library must agree;
+ * 1. the bytes must be PNG, JPEG, GIF, WebP or TIFF (sniffed), and the library must agree; an
+ *    image over MAX_IMAGE_PIXELS pixels or MAX_IMAGE_SIDE px on a side is refused from its header,
+ *    before any pixel is decoded;
  * 2. TIFF (the one other format taken) is re-encoded as PNG first and treated as PNG;
  * 3. fast path: at most 3,932,160 bytes and both sides at most 2000 px → the original bytes,
  *    untouched (an animated GIF stays animated), once every pixel decoded;
@@ -40,10 +42,21 @@ export const PEER_RULES: DownsampleRules = {
 };
 
 /**
- * Pixels of the first frame beyond which an image is refused without decoding it: Pillow's
- * decompression-bomb error threshold (2 × MAX_IMAGE_PIXELS), which the peer's resizer inherits.
+ * Pixels of the first frame beyond which an image is refused without decoding it (docs/protocol.md
+ * §1.4, §3.4): 8192 × 8192, about 67 megapixels — a 50-megapixel photo fits. The peer's resizer
+ * inherits Pillow's 178,956,970; that many pixels cost seconds of CPU to decode, and a TIFF is
+ * re-encoded at full size first (4.7 s for 169 megapixels on this project's machine, against
+ * 1.8 s at 64), so the adapter takes fewer than the peer (docs/protocol.md §10.2).
  */
-export const MAX_IMAGE_PIXELS = 2 * Math.floor((1024 * 1024 * 1024) / 4 / 3);
+export const MAX_IMAGE_PIXELS = 8192 * 8192;
+
+/**
+ * The longest side an image may have, refused from its header too: libvips works through a tall,
+ * thin image a row at a time, so a 1 × 100,000,000 PNG of 254 KB — far under the pixel limit — cost
+ * about 25 s of CPU. 16,384 px is WebP's own ceiling and the texture limit of most GPUs; at that
+ * side even a 1-px-wide image decodes in milliseconds.
+ */
+export const MAX_IMAGE_SIDE = 16_384;
 
 export interface DownsampledImage {
   bytes: Uint8Array;
@@ -91,7 +104,7 @@ export async function downsampleImage(original: Uint8Array, codec: ImageCodec, r
   throw new ImageTooLargeError(`Even at ${rules.lastResortSide}×${rules.lastResortSide} px and JPEG quality ${rules.lastResortQuality} the image exceeds ${targetBytes} bytes.`);
 }
 
-/** The header, checked against the sniffed format and the pixel limit before any pixel is decoded. */
+/** The header, checked against the sniffed format and the pixel and side limits before any pixel is decoded. */
 async function inspect(bytes: Uint8Array, codec: ImageCodec): Promise<ImageInfo> {
   if (bytes.length === 0) throw new ImageDecodeError('The image is empty.');
   const sniffed = sniffImageFormat(bytes);
@@ -99,6 +112,9 @@ async function inspect(bytes: Uint8Array, codec: ImageCodec): Promise<ImageInfo>
   const info = await codec.inspect(bytes);
   if (info.format !== sniffed) throw new ImageDecodeError(`The data starts like ${sniffed} but does not decode as one.`);
   if (info.width < 1 || info.height < 1) throw new ImageDecodeError('The image has no pixels.');
-  if (info.width * info.height > MAX_IMAGE_PIXELS) throw new ImageDecodeError(`The image has more than ${MAX_IMAGE_PIXELS} pixels.`);
+  if (info.width > MAX_IMAGE_SIDE || info.height > MAX_IMAGE_SIDE) {
+    throw new ImageTooLargeError(`The image is ${info.width}×${info.height} px; a side may be at most ${MAX_IMAGE_SIDE} px.`);
+  }
+  if (info.width * info.height > MAX_IMAGE_PIXELS) throw new ImageTooLargeError(`The image has ${info.width * info.height} pixels; at most ${MAX_IMAGE_PIXELS} are taken.`);
   return info;
 }

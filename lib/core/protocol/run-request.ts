@@ -8,6 +8,7 @@ import { canonicalJson } from '../canonical-json.js';
 import { AdapterError, type FieldIssue } from '../errors.js';
 import { sha256Hex } from '../hash.js';
 import type { MessageKey } from '../i18n/catalogue.js';
+import { echoedBytes, MAX_GUIDANCE_TEXT_BYTES, tooLongMessage } from './echo-size.js';
 import { fieldIssues } from './field-issues.js';
 import { normaliseIacCode } from './iac-code-aliases.js';
 import { isWellFormed, LONE_SURROGATE_MESSAGE } from './identity.js';
@@ -82,6 +83,7 @@ export function parseRunRequest(body: unknown, options: RunRequestOptions): RunR
     if (!isWellFormed(message.id)) throw new AdapterError('INVALID_INPUT', 'invalidEnvelope', [{ path: `messages[${index}].id`, message: LONE_SURROGATE_MESSAGE }]);
     const contentPath = `messages[${index}].content`;
     userMessage = { id: message.id, parts: userContentToParts(message.content, contentPath), contentPath };
+    if (iacCode.data.activeGuidance) checkGuidanceText(userMessage.parts, contentPath);
   }
 
   return {
@@ -96,4 +98,11 @@ export function parseRunRequest(body: unknown, options: RunRequestOptions): RunR
     // (docs/protocol.md §3.7); a camelCase body hashes exactly as before.
     digest: sha256Hex(canonicalJson({ ...body, forwardedProps: { ...(body as { forwardedProps: object }).forwardedProps, iacCode: aliased.value } })),
   };
+}
+
+/** A guidance message's text is bounded by what its echo on the owning run's stream may take (echo-size.ts). */
+function checkGuidanceText(parts: readonly WirePart[], contentPath: string): void {
+  const texts = parts.flatMap((part) => (typeof part.text === 'string' ? [part.text] : []));
+  if (echoedBytes(texts.join('')) <= MAX_GUIDANCE_TEXT_BYTES) return;
+  throw new AdapterError('INVALID_INPUT', 'invalidUserContent', [{ path: contentPath, message: tooLongMessage(MAX_GUIDANCE_TEXT_BYTES, 'Guidance text too long') }]);
 }

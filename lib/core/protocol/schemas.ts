@@ -5,9 +5,11 @@
  * needs it (protocolVersion and unknown top-level keys, every message role, other keys of
  * forwardedProps). `forwardedProps.iacCode` is strict: unknown fields are rejected. Its fields are
  * named in camelCase here; their snake_case spellings are renamed before this schema runs
- * (iac-code-aliases.ts, docs/protocol.md §3.5).
+ * (iac-code-aliases.ts, docs/protocol.md §3.5). Every value forwarded to the kernel as metadata is
+ * bounded by the size the kernel may echo it at (echo-size.ts, docs/protocol.md §1.4).
  */
 import * as z from 'zod/mini';
+import { forwarded } from './echo-size.js';
 import { identity, MAX_CWD_LENGTH, MAX_ID_LENGTH, MAX_ROS_INVOCATION_ID_LENGTH, wellFormed } from './identity.js';
 
 export const MESSAGE_ROLES = ['developer', 'system', 'assistant', 'user', 'tool', 'activity', 'reasoning'] as const;
@@ -38,10 +40,10 @@ export const envelopeSchema = z.looseObject({
 });
 
 /** A JSON null in an optional field means "absent" (the official clients serialise None as null). */
-const optionalString = z.nullish(z.string());
-const stringMap = z.record(z.string(), z.string());
+const optionalString = z.nullish(forwarded(z.string()));
+const stringMap = forwarded(z.record(z.string(), z.string()));
 /** guidanceId / inputDigest: a non-empty string, or null (docs/protocol.md §3.5). */
-const optionalToken = z.nullish(identity());
+const optionalToken = z.nullish(forwarded(identity()));
 
 export const alibabaCloudSchema = z.strictObject({
   accessKeyId: optionalString,
@@ -64,7 +66,7 @@ export const iacCodeSchema = z.strictObject({
       budget: z.nullish(z.int().check(z.positive())),
     }),
   ),
-  userId: z.nullish(wellFormed(z.string())),
+  userId: z.nullish(forwarded(wellFormed(z.string()))),
   channel: optionalString,
   preferredLanguage: optionalString,
   candidatePresentation: z.nullish(z.enum(['standard', 'rich'])),
@@ -77,7 +79,7 @@ export const iacCodeSchema = z.strictObject({
   guidanceId: optionalToken,
   inputDigest: optionalToken,
   /** Any JSON object; forwarded verbatim, never enforced (docs/protocol.md §10.4). */
-  executionFence: z.nullish(z.record(z.string(), z.unknown())),
+  executionFence: z.nullish(forwarded(z.record(z.string(), z.unknown()))),
 });
 
 export type IacCodeProps = z.infer<typeof iacCodeSchema>;

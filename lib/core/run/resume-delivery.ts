@@ -2,17 +2,21 @@
  * Delivering validated answers to A2A (docs/protocol.md §5.6, §5.7). An answer counts as accepted on
  * the first event of its stream (or when SendMessage returns without an error); at that moment it
  * leaves pending and is recorded as applied — one write, before anything from that stream is
- * emitted — so a repeated answer never reaches A2A twice.
+ * emitted — so a repeated answer never reaches A2A twice. A stream that breaks after the kernel
+ * answered on the task but before its first event could be read (cut mid-event, or an event the
+ * SDK refuses) still carried the kernel's acceptance: the answer is recorded as applied and the run
+ * follows the task, so the thread is never left waiting for an answer the kernel already took.
  */
 import { TERMINAL_STATES, unwrapTask } from '../a2a/inbound.js';
 import { iacCodeMetadata, sendParams } from '../a2a/outbound.js';
 import type { WirePart } from '../a2a/wire-types.js';
+import { errorFields } from '../error-fields.js';
 import type { MessageKey } from '../i18n/catalogue.js';
 import { permissionAnswerPart } from '../interrupts/answers.js';
 import { isPermission } from '../interrupts/interrupt-object.js';
 import { promptAnswer } from '../interrupts/prompt-answer.js';
 import type { Answer } from '../interrupts/resume-plan.js';
-import { KernelRpcError, StoreError } from '../ports.js';
+import { KernelRpcError, KernelUnavailableError, StoreError } from '../ports.js';
 import { acceptAnswers } from '../thread/interrupt-transitions.js';
 import { absorbIdentities, absorbItem, consumeStream, isStopState, type StreamResult, snapshotStatusText } from './consume-stream.js';
 import { recoverPipeline } from './pipeline-recovery.js';
@@ -69,7 +73,11 @@ function resumeParams(session: RunSession, messageId: string, part: WirePart) {
   });
 }
 
-/** Streams one answer; acceptance happens on its first event. */
+/**
+ * Streams one answer; acceptance happens on its first event. A stream the kernel answered on the
+ * answer's task but that broke before an item could be read returns a result without an item
+ * (`sawItem` false): the answer is accepted all the same, and the caller follows the task.
+ */
 async function streamAnswer(
   session: RunSession,
   answers: Answer[],
@@ -80,20 +88,33 @@ async function streamAnswer(
   afterAccept?: () => void,
 ): Promise<StreamResult> {
   let accepted = false;
+  const onAccepted = async (): Promise<void> => {
+    // A2A took the answer, whether or not the record below succeeds.
+    accepted = true;
+    await accept(session, answers);
+    session.emitSessionOnce();
+    afterAccept?.();
+  };
+  // The kernel's answer named the task: it has the answer, read or not (docs/protocol.md §5.7).
+  let answeredOnTask = false;
+  const onTaskId = (taskId: string): void => {
+    if (taskId === session.taskId) answeredOnTask = true;
+  };
   try {
-    const result = await consumeStream(session, session.kernel.sendStreamingMessage(resumeParams(session, messageId, part), { signal }), {
-      onAccepted: async () => {
-        // A2A took the answer with its first event, whether or not the record below succeeds.
-        accepted = true;
-        await accept(session, answers);
-        session.emitSessionOnce();
-        afterAccept?.();
-      },
-    });
+    const stream = session.kernel.sendStreamingMessage(resumeParams(session, messageId, part), { signal, onTaskId });
+    const result = await consumeStream(session, stream, { onAccepted });
     if (!result.sawItem) throw new RunFailure('A2A_UNAVAILABLE', notAccepted, false);
     return result;
   } catch (error) {
-    throw accepted ? error : rejected(error, notAccepted);
+    if (accepted) throw error;
+    // Cut in its first event, or an event the SDK refuses: kept pending, the answer would be
+    // refused by the kernel on every retry and the thread could take no new turn.
+    if (answeredOnTask && error instanceof KernelUnavailableError && !signal.aborted) {
+      session.deps.logger.warn('the kernel took an answer whose stream could not be read; following the task', { error: errorFields(error) });
+      await onAccepted();
+      return { lastState: undefined, sawItem: false, newInputs: [] };
+    }
+    throw rejected(error, notAccepted);
   }
 }
 
@@ -129,8 +150,9 @@ async function deliverStreamingPermissions(session: RunSession, answers: Answer[
   for (const answer of answers) {
     const part = permissionAnswerPart(answer.pending, session.taskId as string, answer.entry);
     result = await streamAnswer(session, [answer], `agui-resume-${session.request.runId}-${answer.pending.id}`, part, 'a2aPermissionNotAccepted', signal);
-    // A new interrupt, or a task that ended, stops the sending: what is left stays pending.
-    if (result.newInputs.length > 0 || (result.lastState !== undefined && TERMINAL_STATES.has(result.lastState))) break;
+    // A new interrupt, a task that ended, or a stream that could not be read stops the sending:
+    // what is left stays pending, and the task is followed.
+    if (result.newInputs.length > 0 || (result.lastState !== undefined && TERMINAL_STATES.has(result.lastState)) || !result.sawItem) break;
   }
   signal.throwIfAborted();
   await finishAnswerStream(session, result as StreamResult, signal);

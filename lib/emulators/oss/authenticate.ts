@@ -2,7 +2,8 @@
  * Request authentication as OSS does it for a private bucket (docs/architecture.md §9.3):
  * anonymous → 403 AccessDenied; unknown AccessKeyId → 403 InvalidAccessKeyId; STS credentials
  * without the matching `x-oss-security-token` → 403 (InvalidAccessKeyId when the token is missing,
- * OSS EC 0002-00000003; InvalidSecurityToken when it is wrong, EC 0002-00000006); a request time
+ * OSS EC 0002-00000003; InvalidSecurityToken when it is wrong, EC 0002-00000006; past the
+ * credential's `expiresAt`, SecurityTokenExpired, EC 0002-00000007); a request time
  * more than 15 minutes away → 403 RequestTimeTooSkewed; a signature that does not recompute →
  * 403 SignatureDoesNotMatch, whose body carries the server-side StringToSign (and, for V4, the
  * CanonicalRequest) as real OSS does, so a mis-signing driver can see what differs.
@@ -34,6 +35,7 @@ function findCredential(settings: AuthSettings, request: OssRequest, accessKeyId
   const token = header(request, 'x-oss-security-token');
   if (credential.securityToken !== undefined && token === undefined) throw ossErrors.invalidAccessKeyId(accessKeyId, '0002-00000003');
   if (token !== undefined && token !== credential.securityToken) throw ossErrors.invalidSecurityToken();
+  if (credential.expiresAt !== undefined && Date.now() >= credential.expiresAt) throw ossErrors.securityTokenExpired();
   return credential;
 }
 

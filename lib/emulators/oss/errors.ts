@@ -33,6 +33,8 @@ export const ossErrors = {
     new OssError(403, 'InvalidAccessKeyId', 'The OSS Access Key Id you provided does not exist in our records.', [['OSSAccessKeyId', accessKeyId]], ec),
   /** Real answer quoted in matrixone/matrixone#12445: 403, this message, EC 0002-00000006. */
   invalidSecurityToken: () => new OssError(403, 'InvalidSecurityToken', 'The security token you provided is invalid.', [], '0002-00000006'),
+  /** OSS's answer to an expired STS credential, as quoted in public issues: 403, this message, EC 0002-00000007. */
+  securityTokenExpired: () => new OssError(403, 'SecurityTokenExpired', 'The security token you provided has expired.', [], '0002-00000007'),
   signatureDoesNotMatch: (extra: ReadonlyArray<readonly [string, string]>) =>
     new OssError(403, 'SignatureDoesNotMatch', 'The request signature we calculated does not match the signature you provided. Check your key and signing method.', extra),
   requestTimeTooSkewed: () => new OssError(403, 'RequestTimeTooSkewed', 'The difference between the request time and the current time is too large.'),

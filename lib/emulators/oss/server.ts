@@ -29,6 +29,12 @@ export interface OssCredential {
   accessKeySecret: string;
   /** When set, every request with this AccessKeyId must carry it as `x-oss-security-token` (STS). */
   securityToken?: string;
+  /**
+   * An STS credential's expiry (epoch ms, the real clock): from then on every request signed with it
+   * is refused 403 SecurityTokenExpired, as OSS refuses an expired STS token. Tests may set or move it
+   * on the very object they passed in `credentials`.
+   */
+  expiresAt?: number;
 }
 
 export interface OssEmulatorOptions {
