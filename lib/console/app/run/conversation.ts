@@ -18,11 +18,13 @@ import { el } from '../dom.js';
 import { InterruptPanel } from '../interrupts/interrupt-panel.js';
 import { rememberThread } from '../threads/recent-threads.js';
 import { clearLiveRun, liveRun, pendingOf, recordLiveRun, rememberCurrentThread, savePending } from '../threads/run-records.js';
-import { iacCodeOf, newId, type ThreadSettings } from '../threads/thread-settings.js';
-import { type LoggedRun, TranscriptLog } from '../threads/transcript-log.js';
+import { iacCodeOf, newId, type ThreadActivity, type ThreadSettings, titleFrom } from '../threads/thread-settings.js';
+import { type LoggedEntry, type LoggedRun, TranscriptLog } from '../threads/transcript-log.js';
 import { CUSTOM_SESSION, type EventRecord, obj, str } from '../transcript/event-fields.js';
 import { PipelineTree } from '../transcript/pipeline-tree.js';
 import { consoleNote, consoleState, RunView } from '../transcript/run-view.js';
+import type { ToolCardRegistry } from '../transcript/tool-cards.js';
+import { answerTurn, userTurn } from '../transcript/user-turns.js';
 import { cancelExecution } from './cancel-execution.js';
 import { reattach } from './reattach.js';
 import { BASE_DELAY_MS, MAX_ATTEMPTS, type ReattachEnd, streamEnded } from './reattach-policy.js';
@@ -32,10 +34,22 @@ import { planEnding, type RunEnd, type RunOrigin } from './run-endings.js';
 export interface ConversationHooks {
   /** A run started or ended, or what can be cancelled changed. */
   changed(): void;
-  /** The adapter answered 401: ask for the token again. */
-  unauthorized(failure: Failure): void;
+  /**
+   * The adapter answered 401: ask for the token again. `retry`, when given, sends again what the
+   * token was refused for (a message, an answer): it was taken back from the transcript.
+   */
+  unauthorized(failure: Failure, retry?: () => void): void;
   /** A message for the page's status line. */
   say(message: string): void;
+  /** An event of the live run arrived (the run status says what the run is doing). */
+  activity(event: EventRecord): void;
+}
+
+/** What a run was started for, taken back from the transcript when the token is refused. */
+interface Attempt {
+  shown: HTMLElement;
+  logged: LoggedEntry;
+  retry: () => void;
 }
 
 interface LiveRun {
@@ -50,24 +64,30 @@ interface LiveRun {
   cancelled: boolean;
 }
 
-/** Why the page reattaches: a run it showed live before a reload, or interrupts it shows that may have been answered elsewhere. */
-type FollowReason = 'reload' | 'check';
+/**
+ * Why the page reattaches: a run it showed live before a reload, interrupts it shows that may have
+ * been answered elsewhere, or a thread another tab ran, opened here.
+ */
+type FollowReason = 'reload' | 'check' | 'elsewhere';
 
 /** The line a reattached run gets, by why it was reattached. */
 const REATTACHED: Record<'dropped' | FollowReason, string> = {
   dropped: 'The connection dropped; reattached to the run.',
   reload: 'The page was reloaded; reattached to the run.',
   check: 'Reattached to check what still waits for your answer.',
+  elsewhere: 'Following this thread’s execution from this tab.',
 };
 
-function userTurn(text: string, extra: Array<HTMLElement | null>): HTMLElement {
-  return el('article', { class: 'turn user', 'aria-label': 'You' }, text ? el('p', { class: 'message-text', text }) : null, ...extra);
-}
+const RUN_LABELS: Record<FollowReason, string> = { reload: 'reattached', check: 'checked after a reload', elsewhere: 'followed from this tab' };
+
+/** A thread this tab has no copy of: what the adapter can and cannot give back. */
+const NO_COPY =
+  'This tab has no copy of this thread’s earlier messages: only the browser tab that showed them keeps them (the adapter keeps no transcript). What is still running or waiting for an answer is shown below.';
 
 export class Conversation {
   readonly pipeline = new PipelineTree();
-  /** Tool call names across the thread's runs: a resume may carry only an earlier call's result. */
-  private readonly toolNames = new Map<string, string>();
+  /** Tool cards across the thread's runs: a resume may carry an earlier call's start again, or only its result. */
+  private readonly toolCards: ToolCardRegistry = new Map();
   readonly interrupts: InterruptPanel;
   readonly transcript: HTMLElement;
   private live: LiveRun | undefined;
@@ -81,13 +101,17 @@ export class Conversation {
   private interrupted: { view: RunView; logged: LoggedRun } | undefined;
   private watched = false;
   private leaving = false;
+  /** The run whose footer says it waits for the person's answer (one at a time). */
+  private waiting: { view: RunView; logged: LoggedRun } | undefined;
+  /** When the live run started (the run status counts from it). */
+  liveSince = 0;
 
   constructor(
     readonly settings: ThreadSettings,
     private readonly hooks: ConversationHooks,
   ) {
-    this.transcript = el('div', { class: 'transcript', role: 'log', 'aria-live': 'polite', 'aria-label': 'Conversation', tabindex: '0' });
-    this.interrupts = new InterruptPanel((entries) => void this.resume(entries));
+    this.transcript = el('div', { class: 'transcript', role: 'log', 'aria-live': 'polite', 'aria-label': 'Conversation', 'aria-busy': 'false', tabindex: '0' });
+    this.interrupts = new InterruptPanel((entries, said) => void this.resume(entries, said));
     this.log = new TranscriptLog(settings.threadId);
     const pending = pendingOf(settings.threadId);
     this.executionId = pending.executionId;
@@ -111,10 +135,15 @@ export class Conversation {
   }
 
   send(message: Outgoing): Promise<void> {
+    if (this.live) return Promise.resolve();
     this.newTurn();
-    this.transcript.append(userTurn(message.text, message.previews));
-    this.log.user(message.text, message.previews.length);
-    return this.run({ content: message.content });
+    const at = Date.now();
+    const shown = userTurn(message.text, message.previews, at);
+    this.transcript.append(shown);
+    const logged = this.log.user('user', message.text, message.previews.length, at);
+    // The list names a thread by its first message.
+    if (!this.settings.title && message.text) this.settings.title = titleFrom(message.text);
+    return this.run({ content: message.content }, { shown, logged, retry: () => void this.send(message) });
   }
 
   /**
@@ -143,7 +172,19 @@ export class Conversation {
         this.interrupted = undefined;
       }
     }
-    if (this.hasPending && this.executionId && this.lastRunId) void this.follow(this.lastRunId, this.executionId, 'check');
+    if (this.hasPending && this.executionId && this.lastRunId) {
+      void this.follow(this.lastRunId, this.executionId, 'check');
+      return;
+    }
+    // Run in another tab: this browser knows its execution was running or waiting when it last saw it.
+    const { executionId, lastRunId, activity } = this.settings;
+    if (this.log.all.length === 0 && executionId && lastRunId && (activity === 'running' || activity === 'waiting')) {
+      this.executionId = executionId;
+      this.lastRunId = lastRunId;
+      void this.follow(lastRunId, executionId, 'elsewhere');
+    } else if (this.log.all.length === 0 && this.settings.started) {
+      this.note('Nothing was running or waiting for an answer on this thread when this browser last saw it. Send a message to go on.');
+    }
   }
 
   /** Keeps what the page shows for a reload (called as the page goes away). */
@@ -174,37 +215,68 @@ export class Conversation {
     } else {
       // Answers owed are cleared by the cancel.
       this.setPending([]);
-      this.transcript.append(el('p', { class: 'note', text: `Execution cancelled (${result.status}).` }));
-      this.log.note(`Execution cancelled (${result.status}).`);
-      this.log.save();
+      this.setWaitingState('Cancelled', 'cancelled');
+      this.waiting = undefined;
+      this.note(result.status === 'cancelled' ? 'Cancelled.' : `Nothing to cancel: the execution had already ended (${result.status}).`);
+      this.remember('idle');
     }
     this.hooks.changed();
   }
 
-  private resume(entries: ResumeEntry[]): Promise<void> {
+  private resume(entries: ResumeEntry[], said: string): Promise<void> {
     this.interrupts.setBusy(true);
-    return this.run({ resume: entries });
+    const at = Date.now();
+    const shown = answerTurn(said, at);
+    this.transcript.append(shown);
+    const logged = this.log.user('answer', said, 0, at);
+    // The run that asked no longer waits: the answer is on its way.
+    this.setWaitingState('Answered', 'answered');
+    return this.run({ resume: entries }, { shown, logged, retry: () => void this.resume(entries, said) });
+  }
+
+  private note(text: string): void {
+    this.transcript.append(el('p', { class: 'note', text }));
+    this.log.note(text);
+    this.log.save();
+  }
+
+  /** Sets the footer of the run that waits for an answer, and keeps it for a reload. */
+  private setWaitingState(text: string, state: string): void {
+    if (!this.waiting) return;
+    const event = consoleState(text, state);
+    this.waiting.view.apply(event);
+    this.log.record(this.waiting.logged, event);
+  }
+
+  /** Keeps what this browser knows of the thread's execution in its list entry (another tab reads it). */
+  private remember(activity: ThreadActivity): void {
+    if (!this.settings.started) return;
+    this.settings.activity = activity;
+    if (this.executionId) this.settings.executionId = this.executionId;
+    if (this.lastRunId) this.settings.lastRunId = this.lastRunId;
+    rememberThread(this.settings);
   }
 
   /** Replays what this tab showed of the thread; a run without an end is the one a reload interrupted. */
   private replay(): void {
     const entries = this.log.all;
-    if (this.settings.started && entries.length === 0) {
-      this.transcript.append(el('p', { class: 'note', text: 'Thread reopened. Its earlier messages are shown only in the browser tab that sent them; new runs appear below.' }));
-    }
+    if (this.settings.started && entries.length === 0) this.transcript.append(el('p', { class: 'note', text: NO_COPY }));
     const live = liveRun();
     for (const entry of entries) {
       if (entry.kind === 'user') {
         this.newTurn();
         const images = entry.images > 0 ? el('p', { class: 'note', text: `${entry.images} image${entry.images === 1 ? '' : 's'} attached (not kept after a reload).` }) : null;
-        this.transcript.append(userTurn(entry.text, [images]));
+        this.transcript.append(userTurn(entry.text, [images], entry.at ?? Date.now()));
+      } else if (entry.kind === 'answer') {
+        this.transcript.append(answerTurn(entry.text, entry.at ?? Date.now()));
       } else if (entry.kind === 'note') {
         this.transcript.append(el('p', { class: 'note', text: entry.text }));
-      } else {
+      } else if (entry.kind === 'run') {
         this.runs += 1;
-        const view = new RunView(entry.label, this.pipeline, this.toolNames);
+        const view = new RunView(entry.label, this.pipeline, this.toolCards);
         for (const event of entry.events) view.apply(event);
         this.transcript.append(view.root);
+        if (view.state === 'interrupt') this.waiting = { view, logged: entry };
         if (view.state === 'running' || view.state === 'reconnecting') {
           if (live?.runId === entry.runId && live.threadId === this.settings.threadId) this.interrupted = { view, logged: entry };
           else view.apply(consoleState('Connection lost', 'error', streamEnded()));
@@ -220,7 +292,7 @@ export class Conversation {
   }
 
   private newRun(runId: string, label: string): { view: RunView; logged: LoggedRun } {
-    const view = new RunView(label, this.pipeline, this.toolNames);
+    const view = new RunView(label, this.pipeline, this.toolCards);
     this.transcript.append(view.root);
     return { view, logged: this.log.startRun(runId, label) };
   }
@@ -229,6 +301,7 @@ export class Conversation {
   private apply(live: LiveRun, event: EventRecord): void {
     live.view.apply(event);
     this.log.record(live.logged, event);
+    if (this.live === live) this.hooks.activity(event);
     if (event.type === 'CUSTOM' && str(event, 'name') === CUSTOM_SESSION) {
       live.executionId = str(obj(event, 'value'), 'executionId') ?? live.executionId;
       this.executionId = live.executionId;
@@ -238,25 +311,33 @@ export class Conversation {
         rosInvocationId: this.settings.rosInvocationId,
         ...(live.executionId ? { executionId: live.executionId } : {}),
       });
+      this.remember('running');
       this.hooks.changed();
     }
+  }
+
+  /** A run streams from now on: the transcript is busy (screen readers wait for it), the status counts. */
+  private setLive(live: LiveRun | undefined): void {
+    this.live = live;
+    if (live) this.liveSince = Date.now();
+    this.transcript.setAttribute('aria-busy', String(live !== undefined));
   }
 
   /** The adapter admitted a run of this thread: the thread is bound and a reload reopens it. */
   private admitted(runId: string): void {
     this.lastRunId = runId;
     if (!this.settings.started) this.settings.started = true;
-    rememberThread(this.settings);
+    this.remember('running');
     rememberCurrentThread(this.settings.threadId);
   }
 
-  private async run(input: { content?: Outgoing['content']; resume?: ResumeEntry[] }): Promise<void> {
+  private async run(input: { content?: Outgoing['content']; resume?: ResumeEntry[] }, attempt: Attempt): Promise<void> {
     if (this.live) return;
     const runId = newId('console-run');
     this.runs += 1;
     const { view, logged } = this.newRun(runId, input.resume ? `Run ${this.runs} (your answer)` : `Run ${this.runs}`);
     const live: LiveRun = { runId, abort: new AbortController(), view, logged, executionId: input.resume ? this.executionId : undefined, observing: false, cancelled: false };
-    this.live = live;
+    this.setLive(live);
     recordLiveRun({ threadId: this.settings.threadId, runId, rosInvocationId: this.settings.rosInvocationId });
     this.log.save();
     // What the status line said about an earlier run no longer applies.
@@ -289,7 +370,10 @@ export class Conversation {
     if (this.leaving) return;
     let end: RunEnd;
     if (terminal) end = { kind: 'terminal', terminal };
-    else if (!admitted) end = { kind: 'not-run', failure: thrown === undefined ? streamEnded() : failureOf(thrown) };
+    else if (!admitted && thrown !== undefined && failureOf(thrown).kind === 'unauthorized') {
+      this.takeBack(live, attempt, failureOf(thrown));
+      return;
+    } else if (!admitted) end = { kind: 'not-run', failure: thrown === undefined ? streamEnded() : failureOf(thrown) };
     else if (live.abort.signal.aborted) end = { kind: 'aborted' };
     else if (!live.executionId) {
       end = {
@@ -307,12 +391,33 @@ export class Conversation {
     this.finish(live, end, input.resume !== undefined ? 'resume' : 'turn');
   }
 
-  /** Reattaches to a run this page did not start streaming: after a reload, or to check what still waits. */
+  /**
+   * The token was refused before the run was admitted: nothing reached the adapter, so the message
+   * (or answer) and its run leave the transcript, and `retry` sends them again once the person has
+   * given the token (docs/architecture.md §4.7).
+   */
+  private takeBack(live: LiveRun, attempt: Attempt, failure: Failure): void {
+    this.setLive(undefined);
+    clearLiveRun(live.runId);
+    this.runs -= 1;
+    live.view.root.remove();
+    attempt.shown.remove();
+    this.log.forget(live.logged, attempt.logged);
+    this.log.save();
+    if (attempt.logged.kind === 'answer') {
+      this.setWaitingState('Waiting for your answer', 'interrupt');
+      this.interrupts.setBusy(false);
+    }
+    this.hooks.changed();
+    this.hooks.unauthorized(failure, attempt.retry);
+  }
+
+  /** Reattaches to a run this page did not start streaming: after a reload, to check what still waits, or opened from another tab. */
   private async follow(runId: string, executionId: string, reason: FollowReason): Promise<void> {
-    const shown = this.interrupted ?? this.newRun(runId, reason === 'reload' ? `Run ${++this.runs} (reattached)` : `Run ${++this.runs} (checked after a reload)`);
+    const shown = this.interrupted ?? this.newRun(runId, `Run ${++this.runs} (${RUN_LABELS[reason]})`);
     this.interrupted = undefined;
     const live: LiveRun = { runId, abort: new AbortController(), ...shown, executionId, observing: true, cancelled: false };
-    this.live = live;
+    this.setLive(live);
     if (reason === 'check') this.interrupts.setBusy(true, 'Checking with the adapter…');
     this.hooks.changed();
     const end = await this.observe(live, executionId, reason);
@@ -350,11 +455,16 @@ export class Conversation {
 
   /** Applies what the end of a run's stream means (run/run-endings.ts) to the records, the forms and the page. */
   private finish(live: LiveRun, end: RunEnd, origin: RunOrigin): void {
-    this.live = undefined;
+    this.setLive(undefined);
     const plan = planEnding(end, origin, live);
     if (plan.forget) clearLiveRun(live.runId);
     if (plan.pending) this.setPending(plan.pending);
-    if (plan.footer) this.apply(live, consoleState(plan.footer.text, 'error', plan.footer.failure));
+    if (plan.footer) this.apply(live, consoleState(plan.footer.text, plan.footer.state ?? 'error', plan.footer.failure));
+    // One footer at a time says it waits for an answer: a refused answer's run asks again.
+    if (plan.panel && origin === 'resume') this.setWaitingState('Waiting for your answer', 'interrupt');
+    else if (live.view.state === 'interrupt' && origin !== 'check') this.waiting = { view: live.view, logged: live.logged };
+    else if (plan.pending?.length === 0) this.waiting = undefined;
+    if (plan.forget) this.remember(this.hasPending ? 'waiting' : 'idle');
     if (plan.panel) this.interrupts.showFailure(plan.panel);
     if (plan.panelUsable) this.interrupts.setBusy(false);
     if (plan.say) this.hooks.say(plan.say);
