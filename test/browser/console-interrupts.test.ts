@@ -9,7 +9,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { runBody } from '../support/fixtures.js';
-import { consoleSuite, newThread, runEnd, sendMessage } from './browser-support.js';
+import { consoleSuite, newThread, runEnd, sendMessage, threadIdOf } from './browser-support.js';
 
 const suite = consoleSuite({ store: 'file', console: {} });
 
@@ -27,9 +27,11 @@ describe('interrupts in the web console', { timeout: 60_000 }, () => {
     // The composer waits: a new message now would be RESUME_REQUIRED.
     expect(await page.locator('.composer button[type="submit"]').isDisabled()).toBe(true);
     await suite.browser.screenshot('permission');
-    // The first answer has the focus: one key press answers.
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Allow once');
+    // The safe answer has the focus: a stray Enter denies, never approves.
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Deny');
 
+    await page.keyboard.press('Shift+Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Allow once');
     await page.keyboard.press('Enter');
 
     expect(await runEnd(page)).toBe('finished');
@@ -47,7 +49,7 @@ describe('interrupts in the web console', { timeout: 60_000 }, () => {
     expect(await runEnd(page)).toBe('interrupt');
     const options = page.locator('.interrupt-card .option-card');
     expect(await options.locator('.option-label').allTextContents()).toEqual(['Plan A', 'Plan B']);
-    expect(await options.first().locator('.option-detail').allTextContents()).toEqual(['Description: One VPC, two zones']);
+    expect(await options.first().locator('.option-detail').allTextContents()).toEqual(['One VPC, two zones']);
     expect(await page.locator('.interrupt-card label').first().textContent()).toBe('Or describe your own plan');
     await suite.browser.screenshot('question');
 
@@ -84,7 +86,7 @@ describe('interrupts in the web console', { timeout: 60_000 }, () => {
     expect(await runEnd(page)).toBe('interrupt');
     const cards = page.locator('.interrupt-card .option-card');
     expect(await cards.locator('.option-label').allTextContents()).toEqual(['ECS + SLB', 'Serverless']);
-    expect(await cards.first().locator('.option-detail').allTextContents()).toEqual(['Summary: Classic', 'Total monthly cost: 120.5']);
+    expect(await cards.first().locator('.option-detail').allTextContents()).toEqual(['Classic', 'Total monthly cost: 120.5']);
     await suite.browser.screenshot('candidates');
 
     await cards.filter({ hasText: 'Serverless' }).click();
@@ -98,7 +100,7 @@ describe('interrupts in the web console', { timeout: 60_000 }, () => {
     await newThread(page);
     await sendMessage(page, 'permission please');
     expect(await runEnd(page)).toBe('interrupt');
-    const threadId = (await page.locator('#conversation-heading').textContent())?.replace('Thread ', '') ?? '';
+    const threadId = await threadIdOf(page);
     const interruptId = (await page.locator('.interrupt-card').getAttribute('data-interrupt-id')) ?? '';
     const { rosInvocationId, cwd } = await page
       .evaluate(
@@ -159,8 +161,9 @@ describe('interrupts in the web console', { timeout: 60_000 }, () => {
 
     expect(await runEnd(page)).toBe('finished');
     expect(await page.locator('.turn.assistant .message-text').last().textContent()).toBe('Using vpc-bp1console (prod-vpc). ');
-    // The answered tool call's result, in the run of the answer.
-    expect(await page.locator('.run').last().locator('.tool-card[data-tool-call-id="toolu-select-vpc"] .tool-result pre').textContent()).toBe('prod-vpc');
+    // The answered tool call's result, on its one card: where the call began.
+    expect(await page.locator('.tool-card[data-tool-call-id="toolu-select-vpc"]').count()).toBe(1);
+    expect(await page.locator('.tool-card[data-tool-call-id="toolu-select-vpc"] .tool-result pre').textContent()).toBe('prod-vpc');
     const sent = suite.stack.emulator.callsOf('SendStreamingMessage')[callsBefore]?.params as { message: { parts: Array<{ text?: string }> } };
     const text = sent.message.parts[0]?.text ?? '';
     expect(text.startsWith('IAC_CODE_RESOURCE_SELECTION:')).toBe(true);

@@ -59,7 +59,11 @@ export class ConsoleApp {
 
   constructor(private readonly parts: AppParts) {
     this.status = el('p', { class: 'status', role: 'status', 'aria-live': 'polite' });
-    this.threadList = new ThreadList({ open: (threadId) => this.open(threadId), rename: (threadId, title) => this.rename(threadId, title), remove: (threadId) => this.remove(threadId) });
+    this.threadList = new ThreadList({
+      open: (threadId) => this.open(threadId),
+      rename: (threadId, title) => this.rename(threadId, title),
+      remove: (threadId) => this.remove(threadId),
+    });
     this.newThreadButton = el('button', { type: 'button', class: 'new-thread', text: '+ New thread', on: { click: () => this.startNewThread() } });
     this.settingsForm = new ThreadForm('Save settings', (choice) => {
       Object.assign(this.conversation.settings, this.conversation.settings.started ? { runMode: choice.runMode, language: choice.language } : choice);

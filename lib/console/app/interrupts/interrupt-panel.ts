@@ -9,9 +9,9 @@
 import type { Interrupt, ResumeEntry } from '@ag-ui/client';
 import type { Failure } from '../connection/failures.js';
 import { el } from '../dom.js';
+import { factsOf, messageWithoutOptions } from './interrupt-facts.js';
 import { wordsFor } from './interrupt-kinds.js';
 import { renderAnswer } from './schema-form.js';
-import { factsOf, messageWithoutOptions } from './interrupt-facts.js';
 import { answerModel, humanize, type Json } from './schema-model.js';
 
 /** Fields of an option already shown as its label. */

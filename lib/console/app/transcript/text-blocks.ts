@@ -25,7 +25,15 @@ function decorateCodeBlocks(body: HTMLElement): void {
     const language = /language-([\w+-]+)/.exec(code?.className ?? '')?.[1];
     const block = el('div', { class: 'code-block' });
     pre.replaceWith(block);
-    block.append(el('div', { class: 'code-bar' }, el('span', { text: language ?? 'code' }), copyButton(`${language ?? ''} code`.trim(), () => pre.textContent ?? '')), pre);
+    block.append(
+      el(
+        'div',
+        { class: 'code-bar' },
+        el('span', { text: language ?? 'code' }),
+        copyButton(`${language ?? ''} code`.trim(), () => pre.textContent ?? ''),
+      ),
+      pre,
+    );
   }
 }
 
@@ -38,7 +46,14 @@ export class TextBlocks {
   startMessage(messageId: string, at = Date.now()): void {
     if (this.messages.has(messageId)) return;
     const message: Message = { body: el('div', { class: 'message-text markdown' }), source: '', timer: undefined };
-    this.place(el('article', { class: 'turn assistant', 'aria-label': 'Assistant' }, message.body, messageMeta(at, 'message', () => message.source)));
+    this.place(
+      el(
+        'article',
+        { class: 'turn assistant', 'aria-label': 'Assistant' },
+        message.body,
+        messageMeta(at, 'message', () => message.source),
+      ),
+    );
     this.messages.set(messageId, message);
   }
 
@@ -82,4 +97,3 @@ export class TextBlocks {
     decorateCodeBlocks(message.body);
   }
 }
-

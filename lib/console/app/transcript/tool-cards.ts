@@ -106,7 +106,11 @@ export class ToolCards {
     if (!card) return;
     const error = toolErrorOf(content);
     const said = el('h5', { text: error === undefined ? 'Result' : 'Full result' });
-    card.result.replaceChildren(...(error === undefined ? [] : [el('p', { class: 'tool-error' }, el('strong', { text: 'Failed: ' }), error)]), said, el('pre', { text: prettyJson(content) }));
+    card.result.replaceChildren(
+      ...(error === undefined ? [] : [el('p', { class: 'tool-error' }, el('strong', { text: 'Failed: ' }), error)]),
+      said,
+      el('pre', { text: prettyJson(content) }),
+    );
     card.result.hidden = false;
     // The tool has ended: its progress is history.
     card.progress.replaceChildren();

@@ -44,6 +44,8 @@ export function exampleChips(examples: readonly Example[], use: (example: Exampl
     'div',
     { class: 'examples', role: 'group', 'aria-label': 'Example prompts' },
     el('span', { text: 'Try:' }),
-    ...examples.map((example) => el('button', { type: 'button', class: 'chip', text: example.label, title: example.description ?? example.text, on: { click: () => use(example) } })),
+    ...examples.map((example) =>
+      el('button', { type: 'button', class: 'chip', text: example.label, title: example.description ?? example.text, on: { click: () => use(example) } }),
+    ),
   );
 }
