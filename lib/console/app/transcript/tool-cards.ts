@@ -88,7 +88,8 @@ export class ToolCards {
   progress(value: Record<string, unknown>): void {
     const id = str(value, 'toolUseId');
     const card = id === undefined ? undefined : this.cards.get(id);
-    if (!card || !card.result.hidden) return;
+    // A result ends the tool: later progress is stale.
+    if (!card?.result.hidden) return;
     const mcp = obj(value, 'mcp');
     const done = num(mcp, 'progress');
     const total = num(mcp, 'total');
