@@ -114,6 +114,10 @@ export class ConsoleApp {
       ),
       parts.tokenDialog.root,
     );
+    // On a phone the threads are a drawer: a tap beside it closes it.
+    this.root.addEventListener('click', (event) => {
+      if (this.root.dataset['threads'] === 'open' && !(event.target as Element).closest('.sidebar, .threads-toggle')) this.showThreads(false);
+    });
     this.switchTo(this.initialThread());
     // What the page shows is kept for a reload (run/conversation.ts).
     window.addEventListener('pagehide', () => this.conversation.persist());
@@ -271,7 +275,8 @@ export class ConsoleApp {
     const threads = listThreads();
     this.threadList.render(threads.some((thread) => thread.threadId === settings.threadId) ? threads : [settings, ...threads], settings.threadId, conversation.busy);
     if (conversation.busy) this.parts.composer.setEnabled(false, RUN_GOING_ON, false);
-    else if (conversation.hasPending) this.parts.composer.setEnabled(false, ANSWER_FIRST);
+    // The run status above the box already says that an answer is awaited: this is said on Enter.
+    else if (conversation.hasPending) this.parts.composer.setEnabled(false, ANSWER_FIRST, false);
     else this.parts.composer.setEnabled(true);
   }
 }
