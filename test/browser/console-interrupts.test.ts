@@ -22,7 +22,14 @@ describe('interrupts in the web console', { timeout: 60_000 }, () => {
     const card = page.locator('.interrupt-card');
     expect(await card.locator('h3').textContent()).toBe('Permission needed');
     expect(await card.locator('.interrupt-message').textContent()).toBe('Run a local shell command. Allow once?');
-    expect(await card.locator('.facts').textContent()).toContain('terraform plan');
+    // Its facts in words: no raw metadata names or values, and no summary that only repeats them.
+    expect(await card.locator('.facts dt').allTextContents()).toEqual(['Tool', 'Target', 'Purpose', 'Effect']);
+    expect(await card.locator('.facts dd').allTextContents()).toEqual([
+      'run_shell',
+      'terraform plan',
+      'Validate the template before deployment.',
+      'runs a command on the kernel’s machine',
+    ]);
     expect(await card.locator('.answer-buttons button').allTextContents()).toEqual(['Allow once', 'Deny']);
     // The composer waits: a new message now would be RESUME_REQUIRED.
     expect(await page.locator('.composer button[type="submit"]').isDisabled()).toBe(true);
@@ -43,6 +50,25 @@ describe('interrupts in the web console', { timeout: 60_000 }, () => {
     expect(answer.message.parts[0]?.data?.decision).toBe('allow_once');
   });
 
+  it('keeps the answer in the transcript as your message; the run that asked says it was answered, and the tool keeps one card', async () => {
+    const { page } = suite.browser;
+    const runs = page.locator('.run');
+    // The permission of the test above: its run, your answer, the run that went on.
+    const asked = runs.nth((await runs.count()) - 2);
+    expect(await asked.locator('.run-footer .run-state').textContent()).toBe('Answered');
+    const answer = page.locator('.turn.user.answer').last();
+    expect(await answer.locator('.message-text').textContent()).toBe('Allow once');
+    expect(await answer.getAttribute('aria-label')).toBe('Your answer');
+    // In the order it happened: after the run that asked, before the run that went on.
+    const order = await page.evaluate(() => [...document.querySelectorAll('.run, .turn.user.answer')].slice(-3).map((node) => (node.classList.contains('run') ? 'run' : 'answer')));
+    expect(order).toEqual(['run', 'answer', 'run']);
+    // The command's card: one, in the run that asked, now with its result.
+    const cards = page.locator('.tool-card[data-tool-call-id="toolu-shell-1"]');
+    expect(await cards.count()).toBe(1);
+    expect(await asked.locator('.tool-card[data-tool-call-id="toolu-shell-1"]').getAttribute('data-state')).toBe('done');
+    expect(await page.locator('.run-footer .run-state', { hasText: 'Waiting for your answer' }).count()).toBe(0);
+  });
+
   it('answers a question by choosing an option', async () => {
     const { page } = suite.browser;
     await sendMessage(page, 'question please');
@@ -53,10 +79,17 @@ describe('interrupts in the web console', { timeout: 60_000 }, () => {
     expect(await page.locator('.interrupt-card label').first().textContent()).toBe('Or describe your own plan');
     await suite.browser.screenshot('question');
 
+    // The question is asked once: its options are the cards, not also lines of its text; the free-text prompt is said once.
+    expect(await page.locator('.interrupt-card .interrupt-message').textContent()).toBe('Which network plan should I use?');
+    expect(await page.locator('.interrupt-card').getByText('Or describe your own plan').count()).toBe(1);
+    // The focus is on the question, not on an option a stray Enter would pick.
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Question');
+
     await options.filter({ hasText: 'Plan B' }).click();
 
     expect(await runEnd(page)).toBe('finished');
     expect(await page.locator('.turn.assistant .message-text').last().textContent()).toBe('You chose: Plan B. ');
+    expect(await page.locator('.turn.user.answer .message-text').last().textContent()).toBe('Plan B');
   });
 
   it('answers a question by free text, refusing an empty one beside the field', async () => {
@@ -92,6 +125,7 @@ describe('interrupts in the web console', { timeout: 60_000 }, () => {
     await cards.filter({ hasText: 'Serverless' }).click();
 
     expect(await runEnd(page)).toBe('finished');
+    expect(await page.locator('.turn.user.answer .message-text').last().textContent()).toBe('Serverless');
     expect(await page.locator('.turn.assistant .message-text').last().textContent()).toBe('Generating Serverless. ');
   });
 
@@ -139,6 +173,7 @@ describe('interrupts in the web console', { timeout: 60_000 }, () => {
     const card = page.locator('.interrupt-card');
     expect(await card.locator('h3').textContent()).toBe('Choose a cloud resource');
     expect(await card.locator('.interrupt-message').textContent()).toBe('Choose the VPC to deploy into.');
+    // Facts under words, not the metadata's names.
     const terms = await card.locator('.facts dt').allTextContents();
     const values = await card.locator('.facts dd').allTextContents();
     expect(Object.fromEntries(terms.map((term, index) => [term, values[index]]))).toMatchObject({
@@ -161,6 +196,7 @@ describe('interrupts in the web console', { timeout: 60_000 }, () => {
 
     expect(await runEnd(page)).toBe('finished');
     expect(await page.locator('.turn.assistant .message-text').last().textContent()).toBe('Using vpc-bp1console (prod-vpc). ');
+    expect(await page.locator('.turn.user.answer .message-text').last().textContent()).toBe('vpc-bp1console — prod-vpc');
     // The answered tool call's result, on its one card: where the call began.
     expect(await page.locator('.tool-card[data-tool-call-id="toolu-select-vpc"]').count()).toBe(1);
     expect(await page.locator('.tool-card[data-tool-call-id="toolu-select-vpc"] .tool-result pre').textContent()).toBe('prod-vpc');
