@@ -108,7 +108,7 @@ export class ConsoleApp {
           { class: 'conversation', 'aria-labelledby': 'conversation-heading' },
           el('header', { class: 'conversation-header' }, this.heading, this.settings.toggle),
           el('div', { class: 'conversation-view' }, scroller, this.follow.jump),
-          el('div', { class: 'composer-area' }, this.runStatus.root, this.examples, parts.composer.root),
+          el('div', { class: 'composer-area' }, this.examples, this.runStatus.root, parts.composer.root),
         ),
         this.settings.root,
       ),
