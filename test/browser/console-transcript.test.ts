@@ -133,7 +133,7 @@ describe('the web console’s transcript', { timeout: 60_000 }, () => {
     });
     expect(await footer.locator('.run-error strong').textContent()).toBe(received?.message);
     expect(await footer.locator('.error-code').textContent()).toBe('A2A_EXECUTION_FAILED');
-    expect(await footer.locator('.next-step').textContent()).toBe('The kernel stopped this run for the reason above. Send a new message to try again, or change what you asked.');
+    expect(await footer.locator('.next-step').textContent()).toBe('The kernel stopped this run. Send a new message to try again, or change what you asked.');
     await suite.browser.screenshot('kernel-failure');
   });
 

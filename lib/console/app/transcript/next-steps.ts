@@ -4,7 +4,7 @@
  * do next. No DOM here.
  */
 const STEPS: Record<string, string> = {
-  A2A_EXECUTION_FAILED: 'The kernel stopped this run for the reason above. Send a new message to try again, or change what you asked.',
+  A2A_EXECUTION_FAILED: 'The kernel stopped this run. Send a new message to try again, or change what you asked.',
   A2A_UNAVAILABLE: 'The kernel could not be reached or stopped answering. Wait a moment, then send your message again.',
   A2A_PROTOCOL_ERROR: 'The kernel answered in a way the adapter cannot follow (the adapter’s log has the details). Start a new thread to go on.',
   EXECUTION_LOST: 'The kernel no longer has this run. Send a new message to start again from here.',
