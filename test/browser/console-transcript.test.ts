@@ -37,8 +37,7 @@ describe('the web console’s transcript', { timeout: 60_000 }, () => {
       '    Type: ALIYUN::ECS::VPC',
       '```',
     ].join('\n');
-    await page.locator('#message').fill(markdown);
-    await page.locator('#message').press('Enter');
+    await sendMessage(page, markdown);
     expect(await runEnd(page)).toBe('finished');
 
     const answer = lastAnswer();
@@ -99,8 +98,7 @@ describe('the web console’s transcript', { timeout: 60_000 }, () => {
       '[click](javascript:window.hacked=4) [data](data:text/html,hi) ![pixel](https://example.com/pixel.png)',
       '<a href="javascript:window.hacked=5">raw link</a> <svg onload="window.hacked=6"></svg> <style>body{display:none}</style>',
     ].join('\n\n');
-    await page.locator('#message').fill(hostile);
-    await page.locator('#message').press('Enter');
+    await sendMessage(page, hostile);
     expect(await runEnd(page)).toBe('finished');
 
     const answer = lastAnswer();
