@@ -124,7 +124,7 @@ export class ConsoleApp {
     document.addEventListener('keydown', (event) => this.escape(event));
     // Another tab started, renamed or removed a thread: the list follows.
     window.addEventListener('storage', (event) => {
-      if (event.key === null || event.key === 'iac-code-console.threads') this.refresh();
+      if (event.key === null || event.key === 'iac-code-console.threads') this.renderThreads();
     });
   }
 
@@ -257,6 +257,12 @@ export class ConsoleApp {
     if (this.ready) this.conversation.watch();
   }
 
+  private renderThreads(): void {
+    const { settings, busy } = this.conversation;
+    const threads = listThreads();
+    this.threadList.render(threads.some((thread) => thread.threadId === settings.threadId) ? threads : [settings, ...threads], settings.threadId, busy);
+  }
+
   private refresh(): void {
     const { conversation } = this;
     const { settings } = conversation;
@@ -272,8 +278,7 @@ export class ConsoleApp {
     else if (conversation.hasPending) this.runStatus.waiting(conversation.cancellable);
     else this.runStatus.idle();
     this.newThreadButton.disabled = conversation.busy;
-    const threads = listThreads();
-    this.threadList.render(threads.some((thread) => thread.threadId === settings.threadId) ? threads : [settings, ...threads], settings.threadId, conversation.busy);
+    this.renderThreads();
     if (conversation.busy) this.parts.composer.setEnabled(false, RUN_GOING_ON, false);
     // The run status above the box already says that an answer is awaited: this is said on Enter.
     else if (conversation.hasPending) this.parts.composer.setEnabled(false, ANSWER_FIRST, false);

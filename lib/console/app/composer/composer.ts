@@ -109,11 +109,6 @@ export class Composer {
     this.problem.dataset['blocked'] = String(blocked);
   }
 
-  /** The text in the box (a message kept while the token is asked for). */
-  get text(): string {
-    return this.input.value;
-  }
-
   private submit(): void {
     if (this.send.disabled) {
       if (this.blocked) this.hint(this.blocked, true);

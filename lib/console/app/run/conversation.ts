@@ -1,9 +1,10 @@
 /**
- * One thread on screen (docs/architecture.md §4.7): sends turns and resumes through run-client.ts, renders each run,
- * keeps the thread's pipeline tree and its pending interrupts, cancels its execution, and
+ * One thread on screen (docs/architecture.md §4.7): sends turns and resumes through run-client.ts,
+ * shows each run and keeps it for a reload (run/thread-transcript.ts), keeps the thread's pending
+ * interrupts, takes back what a refused token never let through, cancels its execution, and
  * reattaches through the subscribe route (run/reattach.ts, docs/protocol.md §6.14) whenever a
- * run's stream is lost: at once when the connection drops, and when the page comes back after a
- * reload.
+ * run's stream is lost: at once when the connection drops, when the page comes back after a
+ * reload, and when a thread another tab ran is opened here.
  *
  * While a run streams, `{threadId, runId, rosInvocationId, executionId}` is kept in session
  * storage (threads/run-records.ts), and what the page showed in threads/transcript-log.ts, so a
@@ -14,22 +15,19 @@ import type { Interrupt, ResumeEntry } from '@ag-ui/client';
 import type { Outgoing } from '../composer/composer.js';
 import { type Failure, failureOf } from '../connection/failures.js';
 import { readToken } from '../connection/session-token.js';
-import { el } from '../dom.js';
 import { InterruptPanel } from '../interrupts/interrupt-panel.js';
 import { rememberThread } from '../threads/recent-threads.js';
 import { clearLiveRun, liveRun, pendingOf, recordLiveRun, rememberCurrentThread, savePending } from '../threads/run-records.js';
 import { iacCodeOf, newId, type ThreadActivity, type ThreadSettings, titleFrom } from '../threads/thread-settings.js';
-import { type LoggedEntry, type LoggedRun, TranscriptLog } from '../threads/transcript-log.js';
 import { CUSTOM_SESSION, type EventRecord, obj, str } from '../transcript/event-fields.js';
-import { PipelineTree } from '../transcript/pipeline-tree.js';
-import { consoleNote, consoleState, RunView } from '../transcript/run-view.js';
-import type { ToolCardRegistry } from '../transcript/tool-cards.js';
-import { answerTurn, userTurn } from '../transcript/user-turns.js';
+import type { PipelineTree } from '../transcript/pipeline-tree.js';
+import { consoleNote, consoleState } from '../transcript/run-view.js';
 import { cancelExecution } from './cancel-execution.js';
 import { reattach } from './reattach.js';
 import { BASE_DELAY_MS, MAX_ATTEMPTS, type ReattachEnd, streamEnded } from './reattach-policy.js';
 import { streamRun } from './run-client.js';
 import { planEnding, type RunEnd, type RunOrigin } from './run-endings.js';
+import { type ShownRun, type ShownTurn, ThreadTranscript } from './thread-transcript.js';
 
 export interface ConversationHooks {
   /** A run started or ended, or what can be cancelled changed. */
@@ -46,17 +44,13 @@ export interface ConversationHooks {
 }
 
 /** What a run was started for, taken back from the transcript when the token is refused. */
-interface Attempt {
-  shown: HTMLElement;
-  logged: LoggedEntry;
+interface Attempt extends ShownTurn {
   retry: () => void;
 }
 
-interface LiveRun {
+interface LiveRun extends ShownRun {
   runId: string;
   abort: AbortController;
-  view: RunView;
-  logged: LoggedRun;
   /** This run's execution, from its session event (a resume's is the one its interrupts belong to). */
   executionId: string | undefined;
   /** The stream is an observation through subscribe, not the run's own response. */
@@ -80,29 +74,18 @@ const REATTACHED: Record<'dropped' | FollowReason, string> = {
 
 const RUN_LABELS: Record<FollowReason, string> = { reload: 'reattached', check: 'checked after a reload', elsewhere: 'followed from this tab' };
 
-/** A thread this tab has no copy of: what the adapter can and cannot give back. */
-const NO_COPY =
-  'This tab has no copy of this thread’s earlier messages: only the browser tab that showed them keeps them (the adapter keeps no transcript). What is still running or waiting for an answer is shown below.';
-
 export class Conversation {
-  readonly pipeline = new PipelineTree();
-  /** Tool cards across the thread's runs: a resume may carry an earlier call's start again, or only its result. */
-  private readonly toolCards: ToolCardRegistry = new Map();
   readonly interrupts: InterruptPanel;
-  readonly transcript: HTMLElement;
+  private readonly shown: ThreadTranscript;
   private live: LiveRun | undefined;
   /** The execution the pending interrupts belong to, or the last run's. */
   private executionId: string | undefined;
   /** A run admitted on this thread: the subscribe route names one (docs/protocol.md §6.14). */
   private lastRunId: string | undefined;
-  private runs = 0;
-  private readonly log: TranscriptLog;
   /** The run that was live when the page was reloaded, replayed and waiting to be continued. */
-  private interrupted: { view: RunView; logged: LoggedRun } | undefined;
+  private interrupted: ShownRun | undefined;
   private watched = false;
   private leaving = false;
-  /** The run whose footer says it waits for the person's answer (one at a time). */
-  private waiting: { view: RunView; logged: LoggedRun } | undefined;
   /** When the live run started (the run status counts from it). */
   liveSince = 0;
 
@@ -110,14 +93,26 @@ export class Conversation {
     readonly settings: ThreadSettings,
     private readonly hooks: ConversationHooks,
   ) {
-    this.transcript = el('div', { class: 'transcript', role: 'log', 'aria-live': 'polite', 'aria-label': 'Conversation', 'aria-busy': 'false', tabindex: '0' });
     this.interrupts = new InterruptPanel((entries, said) => void this.resume(entries, said));
-    this.log = new TranscriptLog(settings.threadId);
+    this.shown = new ThreadTranscript(settings.threadId);
     const pending = pendingOf(settings.threadId);
     this.executionId = pending.executionId;
     this.lastRunId = pending.runId;
-    this.replay();
+    // A run without an end is the one a reload interrupted, or one whose stream was lost for good.
+    const live = liveRun();
+    for (const run of this.shown.replay(settings.started)) {
+      if (live?.runId === run.logged.runId && live.threadId === settings.threadId) this.interrupted = run;
+      else run.view.apply(consoleState('Connection lost', 'error', streamEnded()));
+    }
     this.showPending(pending.interrupts);
+  }
+
+  get transcript(): HTMLElement {
+    return this.shown.root;
+  }
+
+  get pipeline(): PipelineTree {
+    return this.shown.pipeline;
   }
 
   get busy(): boolean {
@@ -136,14 +131,10 @@ export class Conversation {
 
   send(message: Outgoing): Promise<void> {
     if (this.live) return Promise.resolve();
-    this.newTurn();
-    const at = Date.now();
-    const shown = userTurn(message.text, message.previews, at);
-    this.transcript.append(shown);
-    const logged = this.log.user('user', message.text, message.previews.length, at);
+    const turn = this.shown.message(message.text, message.previews);
     // The list names a thread by its first message.
     if (!this.settings.title && message.text) this.settings.title = titleFrom(message.text);
-    return this.run({ content: message.content }, { shown, logged, retry: () => void this.send(message) });
+    return this.run({ content: message.content }, { ...turn, retry: () => void this.send(message) });
   }
 
   /**
@@ -166,9 +157,8 @@ export class Conversation {
           ...streamEnded(),
           message: 'The page was reloaded before the adapter named this run’s execution, so it cannot be followed.',
         });
-        this.interrupted.view.apply(lost);
-        this.log.record(this.interrupted.logged, lost);
-        this.log.save();
+        this.shown.record(this.interrupted, lost);
+        this.shown.save();
         this.interrupted = undefined;
       }
     }
@@ -178,19 +168,19 @@ export class Conversation {
     }
     // Run in another tab: this browser knows its execution was running or waiting when it last saw it.
     const { executionId, lastRunId, activity } = this.settings;
-    if (this.log.all.length === 0 && executionId && lastRunId && (activity === 'running' || activity === 'waiting')) {
+    if (this.shown.empty && executionId && lastRunId && (activity === 'running' || activity === 'waiting')) {
       this.executionId = executionId;
       this.lastRunId = lastRunId;
       void this.follow(lastRunId, executionId, 'elsewhere');
-    } else if (this.log.all.length === 0 && this.settings.started) {
-      this.note('Nothing was running or waiting for an answer on this thread when this browser last saw it. Send a message to go on.');
+    } else if (this.shown.empty && this.settings.started) {
+      this.shown.note('Nothing was running or waiting for an answer on this thread when this browser last saw it. Send a message to go on.');
     }
   }
 
   /** Keeps what the page shows for a reload (called as the page goes away). */
   persist(): void {
     this.leaving = true;
-    this.log.save();
+    this.shown.save();
   }
 
   async cancel(): Promise<void> {
@@ -215,9 +205,9 @@ export class Conversation {
     } else {
       // Answers owed are cleared by the cancel.
       this.setPending([]);
-      this.setWaitingState('Cancelled', 'cancelled');
-      this.waiting = undefined;
-      this.note(result.status === 'cancelled' ? 'Cancelled.' : `Nothing to cancel: the execution had already ended (${result.status}).`);
+      this.shown.setWaiting('Cancelled', 'cancelled');
+      this.shown.waitingOn(undefined);
+      this.shown.note(result.status === 'cancelled' ? 'Cancelled.' : `Nothing to cancel: the execution had already ended (${result.status}).`);
       this.remember('idle');
     }
     this.hooks.changed();
@@ -225,27 +215,8 @@ export class Conversation {
 
   private resume(entries: ResumeEntry[], said: string): Promise<void> {
     this.interrupts.setBusy(true);
-    const at = Date.now();
-    const shown = answerTurn(said, at);
-    this.transcript.append(shown);
-    const logged = this.log.user('answer', said, 0, at);
-    // The run that asked no longer waits: the answer is on its way.
-    this.setWaitingState('Answered', 'answered');
-    return this.run({ resume: entries }, { shown, logged, retry: () => void this.resume(entries, said) });
-  }
-
-  private note(text: string): void {
-    this.transcript.append(el('p', { class: 'note', text }));
-    this.log.note(text);
-    this.log.save();
-  }
-
-  /** Sets the footer of the run that waits for an answer, and keeps it for a reload. */
-  private setWaitingState(text: string, state: string): void {
-    if (!this.waiting) return;
-    const event = consoleState(text, state);
-    this.waiting.view.apply(event);
-    this.log.record(this.waiting.logged, event);
+    const turn = this.shown.answer(said);
+    return this.run({ resume: entries }, { ...turn, retry: () => void this.resume(entries, said) });
   }
 
   /** Keeps what this browser knows of the thread's execution in its list entry (another tab reads it). */
@@ -257,50 +228,9 @@ export class Conversation {
     rememberThread(this.settings);
   }
 
-  /** Replays what this tab showed of the thread; a run without an end is the one a reload interrupted. */
-  private replay(): void {
-    const entries = this.log.all;
-    if (this.settings.started && entries.length === 0) this.transcript.append(el('p', { class: 'note', text: NO_COPY }));
-    const live = liveRun();
-    for (const entry of entries) {
-      if (entry.kind === 'user') {
-        this.newTurn();
-        const images = entry.images > 0 ? el('p', { class: 'note', text: `${entry.images} image${entry.images === 1 ? '' : 's'} attached (not kept after a reload).` }) : null;
-        this.transcript.append(userTurn(entry.text, [images], entry.at ?? Date.now()));
-      } else if (entry.kind === 'answer') {
-        this.transcript.append(answerTurn(entry.text, entry.at ?? Date.now()));
-      } else if (entry.kind === 'note') {
-        this.transcript.append(el('p', { class: 'note', text: entry.text }));
-      } else if (entry.kind === 'run') {
-        this.runs += 1;
-        const view = new RunView(entry.label, this.pipeline, this.toolCards);
-        for (const event of entry.events) view.apply(event);
-        this.transcript.append(view.root);
-        if (view.state === 'interrupt') this.waiting = { view, logged: entry };
-        if (view.state === 'running' || view.state === 'reconnecting') {
-          if (live?.runId === entry.runId && live.threadId === this.settings.threadId) this.interrupted = { view, logged: entry };
-          else view.apply(consoleState('Connection lost', 'error', streamEnded()));
-        }
-      }
-    }
-  }
-
-  /** A new turn starts a new execution: the last pipeline's picture stays where it ended. */
-  private newTurn(): void {
-    const picture = this.pipeline.archive();
-    if (picture) this.transcript.append(picture);
-  }
-
-  private newRun(runId: string, label: string): { view: RunView; logged: LoggedRun } {
-    const view = new RunView(label, this.pipeline, this.toolCards);
-    this.transcript.append(view.root);
-    return { view, logged: this.log.startRun(runId, label) };
-  }
-
   /** Shows an event in the live run and keeps it for a reload. */
   private apply(live: LiveRun, event: EventRecord): void {
-    live.view.apply(event);
-    this.log.record(live.logged, event);
+    this.shown.record(live, event);
     if (this.live === live) this.hooks.activity(event);
     if (event.type === 'CUSTOM' && str(event, 'name') === CUSTOM_SESSION) {
       live.executionId = str(obj(event, 'value'), 'executionId') ?? live.executionId;
@@ -320,7 +250,7 @@ export class Conversation {
   private setLive(live: LiveRun | undefined): void {
     this.live = live;
     if (live) this.liveSince = Date.now();
-    this.transcript.setAttribute('aria-busy', String(live !== undefined));
+    this.shown.busy(live !== undefined);
   }
 
   /** The adapter admitted a run of this thread: the thread is bound and a reload reopens it. */
@@ -334,12 +264,11 @@ export class Conversation {
   private async run(input: { content?: Outgoing['content']; resume?: ResumeEntry[] }, attempt: Attempt): Promise<void> {
     if (this.live) return;
     const runId = newId('console-run');
-    this.runs += 1;
-    const { view, logged } = this.newRun(runId, input.resume ? `Run ${this.runs} (your answer)` : `Run ${this.runs}`);
-    const live: LiveRun = { runId, abort: new AbortController(), view, logged, executionId: input.resume ? this.executionId : undefined, observing: false, cancelled: false };
+    const shown = this.shown.newRun(runId, input.resume ? 'your answer' : undefined);
+    const live: LiveRun = { runId, abort: new AbortController(), ...shown, executionId: input.resume ? this.executionId : undefined, observing: false, cancelled: false };
     this.setLive(live);
     recordLiveRun({ threadId: this.settings.threadId, runId, rosInvocationId: this.settings.rosInvocationId });
-    this.log.save();
+    this.shown.save();
     // What the status line said about an earlier run no longer applies.
     this.hooks.say('');
     this.hooks.changed();
@@ -399,22 +328,15 @@ export class Conversation {
   private takeBack(live: LiveRun, attempt: Attempt, failure: Failure): void {
     this.setLive(undefined);
     clearLiveRun(live.runId);
-    this.runs -= 1;
-    live.view.root.remove();
-    attempt.shown.remove();
-    this.log.forget(live.logged, attempt.logged);
-    this.log.save();
-    if (attempt.logged.kind === 'answer') {
-      this.setWaitingState('Waiting for your answer', 'interrupt');
-      this.interrupts.setBusy(false);
-    }
+    this.shown.takeBack(live, attempt);
+    if (attempt.logged.kind === 'answer') this.interrupts.setBusy(false);
     this.hooks.changed();
     this.hooks.unauthorized(failure, attempt.retry);
   }
 
   /** Reattaches to a run this page did not start streaming: after a reload, to check what still waits, or opened from another tab. */
   private async follow(runId: string, executionId: string, reason: FollowReason): Promise<void> {
-    const shown = this.interrupted ?? this.newRun(runId, `Run ${++this.runs} (${RUN_LABELS[reason]})`);
+    const shown = this.interrupted ?? this.shown.newRun(runId, RUN_LABELS[reason]);
     this.interrupted = undefined;
     const live: LiveRun = { runId, abort: new AbortController(), ...shown, executionId, observing: true, cancelled: false };
     this.setLive(live);
@@ -461,16 +383,16 @@ export class Conversation {
     if (plan.pending) this.setPending(plan.pending);
     if (plan.footer) this.apply(live, consoleState(plan.footer.text, plan.footer.state ?? 'error', plan.footer.failure));
     // One footer at a time says it waits for an answer: a refused answer's run asks again.
-    if (plan.panel && origin === 'resume') this.setWaitingState('Waiting for your answer', 'interrupt');
-    else if (live.view.state === 'interrupt' && origin !== 'check') this.waiting = { view: live.view, logged: live.logged };
-    else if (plan.pending?.length === 0) this.waiting = undefined;
+    if (plan.panel && origin === 'resume') this.shown.setWaiting('Waiting for your answer', 'interrupt');
+    else if (live.view.state === 'interrupt' && origin !== 'check') this.shown.waitingOn(live);
+    else if (plan.pending?.length === 0) this.shown.waitingOn(undefined);
     if (plan.forget) this.remember(this.hasPending ? 'waiting' : 'idle');
     if (plan.panel) this.interrupts.showFailure(plan.panel);
     if (plan.panelUsable) this.interrupts.setBusy(false);
     if (plan.say) this.hooks.say(plan.say);
     if (plan.watchAgain) this.watched = false;
     if ('failure' in end && end.failure.kind === 'unauthorized') this.hooks.unauthorized(end.failure);
-    this.log.save();
+    this.shown.save();
     this.hooks.changed();
     if (plan.recheck && this.executionId && this.lastRunId) void this.follow(this.lastRunId, this.executionId, 'check');
   }

@@ -57,7 +57,7 @@ export class ThreadList {
       'aria-label': `Remove “${title}” from the list`,
       title: 'Remove from the list',
       text: '×',
-      disabled: locked || (current && locked),
+      disabled: locked,
       on: { click: () => this.confirming(item, thread) },
     });
     item.append(open, el('span', { class: 'thread-actions' }, rename, remove));
