@@ -8,9 +8,10 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { EMULATOR_CONSOLE_EXAMPLES } from '../../lib/emulators/a2a/console-examples.js';
 import { consoleSuite, newThread, runEnd, sendMessage } from './browser-support.js';
 
-const suite = consoleSuite({ store: 'file', console: {} });
+const suite = consoleSuite({ store: 'file', console: { examples: EMULATOR_CONSOLE_EXAMPLES } });
 
 const WIDE = { width: 1280, height: 860 };
 const PHONE = { width: 390, height: 844 };
@@ -145,6 +146,14 @@ describe('the web console’s layout', { timeout: 90_000 }, () => {
     await suite.browser.screenshot('threads-phone');
     await page.keyboard.press('Escape');
     expect(await page.locator('nav.sidebar').isHidden()).toBe(true);
+
+    // A new thread opens on its introduction from the top, not scrolled to its end.
+    await threads.click();
+    await page.getByRole('button', { name: '+ New thread' }).click();
+    expect(await page.locator('.conversation-scroll').evaluate((region) => region.scrollHeight > region.clientHeight && region.scrollTop === 0)).toBe(true);
+    const heading = await box(page, '#intro-heading');
+    expect(heading.y).toBeGreaterThanOrEqual((await box(page, '.conversation-scroll')).y);
+    expect(await page.locator('.jump-latest').isHidden()).toBe(true);
 
     await page.locator('.settings-toggle').click();
     const sheet = await box(page, '#thread-settings');

@@ -252,7 +252,9 @@ export class ConsoleApp {
     // The tree sits right above the forms it may be waiting on, next to the message box.
     this.conversationSlot.replaceChildren(this.conversation.transcript, this.conversation.pipeline.root, this.conversation.interrupts.root);
     this.refresh();
-    this.follow.toBottom();
+    // A new thread opens on its introduction, from the top; a thread with a history on its newest output.
+    if (this.intro.hidden) this.follow.toBottom();
+    else this.follow.toTop();
     this.parts.composer.focus();
     if (this.ready) this.conversation.watch();
   }

@@ -11,6 +11,8 @@ const AT_BOTTOM_PX = 40;
 export class FollowScroll {
   readonly jump: HTMLButtonElement;
   private following = true;
+  /** At the top on purpose (a new thread's introduction): nothing to jump to until the person scrolls. */
+  private resting = false;
 
   constructor(
     private readonly region: HTMLElement,
@@ -18,6 +20,7 @@ export class FollowScroll {
   ) {
     this.jump = el('button', { type: 'button', class: 'jump-latest', hidden: true, text: 'Jump to latest ↓', on: { click: () => this.toBottom() } });
     region.addEventListener('scroll', () => {
+      if (region.scrollTop > 0) this.resting = false;
       this.following = this.atBottom();
       if (this.following) this.jump.hidden = true;
     });
@@ -26,9 +29,18 @@ export class FollowScroll {
     new ResizeObserver(keep).observe(region);
   }
 
+  /** The top of the region, where an introduction starts; sending a message follows the output again. */
+  toTop(): void {
+    this.following = false;
+    this.resting = true;
+    this.jump.hidden = true;
+    this.region.scrollTop = 0;
+  }
+
   /** Back to the newest output, following it again. */
   toBottom(): void {
     this.following = true;
+    this.resting = false;
     this.jump.hidden = true;
     this.region.scrollTop = this.region.scrollHeight;
   }
@@ -39,6 +51,6 @@ export class FollowScroll {
 
   private keep(): void {
     if (this.following) this.region.scrollTop = this.region.scrollHeight;
-    else if (!this.atBottom()) this.jump.hidden = false;
+    else if (!this.resting && !this.atBottom()) this.jump.hidden = false;
   }
 }
