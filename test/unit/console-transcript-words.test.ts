@@ -1,6 +1,6 @@
 /**
  * How the console words what it shows (docs/architecture.md §4.7): a tool result that reports an
- * error (lib/console/app/transcript/tool-cards.ts — AG-UI has no error flag, docs/protocol.md §4.7),
+ * error (lib/console/app/transcript/tool-errors.ts — AG-UI has no error flag, docs/protocol.md §4.7),
  * a thread's title from its first message (threads/thread-settings.ts), an interrupt's facts in
  * words and its message without the options its form shows (interrupts/interrupt-facts.ts), and the
  * next step a failure's code calls for (transcript/next-steps.ts).
@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { factsOf, messageWithoutOptions } from '../../lib/console/app/interrupts/interrupt-facts.js';
 import { titleFrom } from '../../lib/console/app/threads/thread-settings.js';
 import { nextStepFor } from '../../lib/console/app/transcript/next-steps.js';
-import { toolErrorOf } from '../../lib/console/app/transcript/tool-cards.js';
+import { toolErrorOf } from '../../lib/console/app/transcript/tool-errors.js';
 
 describe('the words of the console’s transcript', () => {
   it('reads a tool result as failed when it reports an error, and only then', () => {

@@ -7,11 +7,12 @@
  * the result of a call an earlier run started (a permission's command, an answered question,
  * §5.6), and that card — where the call began — is the one updated.
  *
- * AG-UI has no error flag on a result (§4.7), so a failed tool is told by its result: a JSON
- * object with an `error` (or `isError: true`) is shown as failed, with the error in words.
+ * AG-UI has no error flag on a result (§4.7): a result that reports an error (transcript/tool-errors.ts)
+ * is shown as failed, with the error in words.
  */
 import { el, prettyJson } from '../dom.js';
 import { num, obj, str } from './event-fields.js';
+import { toolErrorOf } from './tool-errors.js';
 
 interface Card {
   root: HTMLElement;
@@ -26,23 +27,6 @@ interface Card {
 export type ToolCardRegistry = Map<string, Card>;
 
 const STATE_WORDS: Record<string, string> = { running: 'running', called: 'running', done: 'done', failed: 'failed' };
-
-/** The error a result reports, or undefined for a result that does not report one. */
-export function toolErrorOf(content: string): string | undefined {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(content);
-  } catch {
-    return undefined;
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return undefined;
-  const record = parsed as Record<string, unknown>;
-  const error = record['error'];
-  if (typeof error === 'string' && error) return error;
-  if (typeof error === 'object' && error !== null) return str(error as Record<string, unknown>, 'message') ?? JSON.stringify(error);
-  if (record['isError'] === true) return str(record, 'message') ?? 'the tool reported an error';
-  return undefined;
-}
 
 export class ToolCards {
   constructor(
