@@ -32,7 +32,7 @@ export async function launchBrowser(): Promise<Browser> {
     executablePath: CHROMIUM,
     headless: true,
     args: ARGS,
-    viewport: { width: 1280, height: 900 },
+    viewport: { width: 1280, height: 860 },
     locale: 'en-US',
   });
   const page = context.pages()[0] ?? (await context.newPage());
@@ -48,9 +48,8 @@ export async function launchBrowser(): Promise<Browser> {
     page,
     problems,
     screenshot: async (name) => {
-      // From the top: a full-page shot draws the sticky conversation header where the page is scrolled.
-      await page.evaluate(() => window.scrollTo(0, 0));
-      await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+      // The page itself never scrolls (the conversation scrolls in its own region): the window is the picture.
+      await page.screenshot({ path: join(ARTIFACTS, `${name}.png`) });
     },
     close: async () => {
       await context.close();
@@ -95,7 +94,7 @@ export async function sendMessage(page: Page, text: string): Promise<void> {
   await page.locator('#message').press('Enter');
 }
 
-/** Waits until the newest run's footer leaves "running" and "reconnecting"; returns its state (finished, interrupt, error). */
+/** Waits until the newest run's footer leaves "running" and "reconnecting"; returns its state (finished, interrupt, error, cancelled). */
 export async function runEnd(page: Page): Promise<string> {
   await page.waitForFunction(() => {
     const footers = document.querySelectorAll('.run .run-footer');
@@ -105,10 +104,17 @@ export async function runEnd(page: Page): Promise<string> {
   return page.locator('.run .run-footer').last().getAttribute('data-state') as Promise<string>;
 }
 
-/** Starts a new thread from the sidebar form with default settings but this run mode. */
+/** Starts a new thread from the sidebar with default settings but this run mode (set in its settings drawer). */
 export async function newThread(page: Page, runMode: 'normal' | 'pipeline' = 'normal'): Promise<void> {
-  await page.getByText('New thread…').click();
-  await page.locator('.new-thread select[name="runMode"]').selectOption(runMode);
-  await page.getByRole('button', { name: 'Start thread' }).click();
+  await page.getByRole('button', { name: '+ New thread' }).click();
   await page.locator('.topbar .status', { hasText: 'New thread started.' }).waitFor();
+  if (runMode === 'normal') return;
+  await page.locator('.settings-toggle').click();
+  await page.locator('#thread-settings select[name="runMode"]').selectOption(runMode);
+  await page.locator('#thread-settings').getByRole('button', { name: 'Save settings' }).click();
+}
+
+/** The thread on screen. */
+export async function threadIdOf(page: Page): Promise<string> {
+  return (await page.locator('#conversation-heading').getAttribute('data-thread-id')) ?? '';
 }

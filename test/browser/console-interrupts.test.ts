@@ -9,7 +9,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { runBody } from '../support/fixtures.js';
-import { consoleSuite, newThread, runEnd, sendMessage } from './browser-support.js';
+import { consoleSuite, newThread, runEnd, sendMessage, threadIdOf } from './browser-support.js';
 
 const suite = consoleSuite({ store: 'file', console: {} });
 
@@ -22,14 +22,23 @@ describe('interrupts in the web console', { timeout: 60_000 }, () => {
     const card = page.locator('.interrupt-card');
     expect(await card.locator('h3').textContent()).toBe('Permission needed');
     expect(await card.locator('.interrupt-message').textContent()).toBe('Run a local shell command. Allow once?');
-    expect(await card.locator('.facts').textContent()).toContain('terraform plan');
+    // Its facts in words: no raw metadata names or values, and no summary that only repeats them.
+    expect(await card.locator('.facts dt').allTextContents()).toEqual(['Tool', 'Target', 'Purpose', 'Effect']);
+    expect(await card.locator('.facts dd').allTextContents()).toEqual([
+      'run_shell',
+      'terraform plan',
+      'Validate the template before deployment.',
+      'runs a command on the kernel’s machine',
+    ]);
     expect(await card.locator('.answer-buttons button').allTextContents()).toEqual(['Allow once', 'Deny']);
     // The composer waits: a new message now would be RESUME_REQUIRED.
     expect(await page.locator('.composer button[type="submit"]').isDisabled()).toBe(true);
     await suite.browser.screenshot('permission');
-    // The first answer has the focus: one key press answers.
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Allow once');
+    // The safe answer has the focus: a stray Enter denies, never approves.
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Deny');
 
+    await page.keyboard.press('Shift+Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Allow once');
     await page.keyboard.press('Enter');
 
     expect(await runEnd(page)).toBe('finished');
@@ -41,20 +50,46 @@ describe('interrupts in the web console', { timeout: 60_000 }, () => {
     expect(answer.message.parts[0]?.data?.decision).toBe('allow_once');
   });
 
+  it('keeps the answer in the transcript as your message; the run that asked says it was answered, and the tool keeps one card', async () => {
+    const { page } = suite.browser;
+    const runs = page.locator('.run');
+    // The permission of the test above: its run, your answer, the run that went on.
+    const asked = runs.nth((await runs.count()) - 2);
+    expect(await asked.locator('.run-footer .run-state').textContent()).toBe('Answered');
+    const answer = page.locator('.turn.user.answer').last();
+    expect(await answer.locator('.message-text').textContent()).toBe('Allow once');
+    expect(await answer.getAttribute('aria-label')).toBe('Your answer');
+    // In the order it happened: after the run that asked, before the run that went on.
+    const order = await page.evaluate(() => [...document.querySelectorAll('.run, .turn.user.answer')].slice(-3).map((node) => (node.classList.contains('run') ? 'run' : 'answer')));
+    expect(order).toEqual(['run', 'answer', 'run']);
+    // The command's card: one, in the run that asked, now with its result.
+    const cards = page.locator('.tool-card[data-tool-call-id="toolu-shell-1"]');
+    expect(await cards.count()).toBe(1);
+    expect(await asked.locator('.tool-card[data-tool-call-id="toolu-shell-1"]').getAttribute('data-state')).toBe('done');
+    expect(await page.locator('.run-footer .run-state', { hasText: 'Waiting for your answer' }).count()).toBe(0);
+  });
+
   it('answers a question by choosing an option', async () => {
     const { page } = suite.browser;
     await sendMessage(page, 'question please');
     expect(await runEnd(page)).toBe('interrupt');
     const options = page.locator('.interrupt-card .option-card');
     expect(await options.locator('.option-label').allTextContents()).toEqual(['Plan A', 'Plan B']);
-    expect(await options.first().locator('.option-detail').allTextContents()).toEqual(['Description: One VPC, two zones']);
+    expect(await options.first().locator('.option-detail').allTextContents()).toEqual(['One VPC, two zones']);
     expect(await page.locator('.interrupt-card label').first().textContent()).toBe('Or describe your own plan');
     await suite.browser.screenshot('question');
+
+    // The question is asked once: its options are the cards, not also lines of its text; the free-text prompt is said once.
+    expect(await page.locator('.interrupt-card .interrupt-message').textContent()).toBe('Which network plan should I use?');
+    expect(await page.locator('.interrupt-card').getByText('Or describe your own plan').count()).toBe(1);
+    // The focus is on the question, not on an option a stray Enter would pick.
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Question');
 
     await options.filter({ hasText: 'Plan B' }).click();
 
     expect(await runEnd(page)).toBe('finished');
     expect(await page.locator('.turn.assistant .message-text').last().textContent()).toBe('You chose: Plan B. ');
+    expect(await page.locator('.turn.user.answer .message-text').last().textContent()).toBe('Plan B');
   });
 
   it('answers a question by free text, refusing an empty one beside the field', async () => {
@@ -84,12 +119,13 @@ describe('interrupts in the web console', { timeout: 60_000 }, () => {
     expect(await runEnd(page)).toBe('interrupt');
     const cards = page.locator('.interrupt-card .option-card');
     expect(await cards.locator('.option-label').allTextContents()).toEqual(['ECS + SLB', 'Serverless']);
-    expect(await cards.first().locator('.option-detail').allTextContents()).toEqual(['Summary: Classic', 'Total monthly cost: 120.5']);
+    expect(await cards.first().locator('.option-detail').allTextContents()).toEqual(['Classic', 'Total monthly cost: 120.5']);
     await suite.browser.screenshot('candidates');
 
     await cards.filter({ hasText: 'Serverless' }).click();
 
     expect(await runEnd(page)).toBe('finished');
+    expect(await page.locator('.turn.user.answer .message-text').last().textContent()).toBe('Serverless');
     expect(await page.locator('.turn.assistant .message-text').last().textContent()).toBe('Generating Serverless. ');
   });
 
@@ -98,7 +134,7 @@ describe('interrupts in the web console', { timeout: 60_000 }, () => {
     await newThread(page);
     await sendMessage(page, 'permission please');
     expect(await runEnd(page)).toBe('interrupt');
-    const threadId = (await page.locator('#conversation-heading').textContent())?.replace('Thread ', '') ?? '';
+    const threadId = await threadIdOf(page);
     const interruptId = (await page.locator('.interrupt-card').getAttribute('data-interrupt-id')) ?? '';
     const { rosInvocationId, cwd } = await page
       .evaluate(
@@ -137,6 +173,7 @@ describe('interrupts in the web console', { timeout: 60_000 }, () => {
     const card = page.locator('.interrupt-card');
     expect(await card.locator('h3').textContent()).toBe('Choose a cloud resource');
     expect(await card.locator('.interrupt-message').textContent()).toBe('Choose the VPC to deploy into.');
+    // Facts under words, not the metadata's names.
     const terms = await card.locator('.facts dt').allTextContents();
     const values = await card.locator('.facts dd').allTextContents();
     expect(Object.fromEntries(terms.map((term, index) => [term, values[index]]))).toMatchObject({
@@ -159,8 +196,10 @@ describe('interrupts in the web console', { timeout: 60_000 }, () => {
 
     expect(await runEnd(page)).toBe('finished');
     expect(await page.locator('.turn.assistant .message-text').last().textContent()).toBe('Using vpc-bp1console (prod-vpc). ');
-    // The answered tool call's result, in the run of the answer.
-    expect(await page.locator('.run').last().locator('.tool-card[data-tool-call-id="toolu-select-vpc"] .tool-result pre').textContent()).toBe('prod-vpc');
+    expect(await page.locator('.turn.user.answer .message-text').last().textContent()).toBe('vpc-bp1console — prod-vpc');
+    // The answered tool call's result, on its one card: where the call began.
+    expect(await page.locator('.tool-card[data-tool-call-id="toolu-select-vpc"]').count()).toBe(1);
+    expect(await page.locator('.tool-card[data-tool-call-id="toolu-select-vpc"] .tool-result pre').textContent()).toBe('prod-vpc');
     const sent = suite.stack.emulator.callsOf('SendStreamingMessage')[callsBefore]?.params as { message: { parts: Array<{ text?: string }> } };
     const text = sent.message.parts[0]?.text ?? '';
     expect(text.startsWith('IAC_CODE_RESOURCE_SELECTION:')).toBe(true);

@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBody } from '../support/fixtures.js';
 import { storedWhen } from '../support/observe.js';
 import { type Stack, startStack } from '../support/stack.js';
-import { type Browser, launchBrowser, newThread, openConsole, runEnd, sendMessage } from './browser-support.js';
+import { type Browser, launchBrowser, newThread, openConsole, runEnd, sendMessage, threadIdOf } from './browser-support.js';
 import { type HidingProxy, startHidingProxy } from './hiding-proxy.js';
 
 let stack: Stack;
@@ -67,10 +67,6 @@ async function reloadConsole(page: Page): Promise<void> {
 /** The footer of the last run the page shows. */
 function lastRunFooter(page: Page): Locator {
   return page.locator('.run').last().locator('.run-footer');
-}
-
-async function threadIdOf(page: Page): Promise<string> {
-  return ((await page.locator('#conversation-heading').textContent()) ?? '').replace('Thread ', '');
 }
 
 describe('reconnecting in the web console', { timeout: 90_000 }, () => {
@@ -135,9 +131,9 @@ describe('reconnecting in the web console', { timeout: 90_000 }, () => {
     await page.locator('.run').last().locator('.run-footer .run-state', { hasText: 'Running… (reattached)' }).waitFor();
     const cancelsBefore = stack.emulator.callsOf('CancelTask').length;
 
-    await page.getByRole('button', { name: 'Cancel run' }).click();
+    await page.locator('.run-status').getByRole('button', { name: 'Stop' }).click();
 
-    expect(await runEnd(page)).toBe('error');
+    expect(await runEnd(page)).toBe('cancelled');
     expect(await page.locator('.run').last().locator('.run-footer .run-state').textContent()).toBe('Cancelled');
     expect(await page.locator('.topbar .status').textContent()).toBe('Cancelled.');
     expect(stack.emulator.callsOf('CancelTask').length).toBeGreaterThan(cancelsBefore);
@@ -156,6 +152,9 @@ describe('reconnecting in the web console', { timeout: 90_000 }, () => {
     // Checked against the adapter through subscribe: the execution still waits on this interrupt.
     expect(await runEnd(page)).toBe('interrupt');
     expect(await page.locator('.run').last().locator('.note').textContent()).toBe('Reattached to check what still waits for your answer.');
+    // One footer says the run waits for an answer: the check says it checked.
+    expect(await page.locator('.run-footer .run-state', { hasText: /^Waiting for your answer$/ }).count()).toBe(1);
+    expect(await lastRunFooter(page).locator('.run-state').textContent()).toBe('Checked: the request still waits for your answer');
     const card = page.locator('.interrupt-card');
     expect(await card.getAttribute('data-interrupt-id')).toBe(interruptId);
     expect(await card.locator('.answer-buttons button').allTextContents()).toEqual(['Allow once', 'Deny']);

@@ -22,8 +22,10 @@ describe('the end of a run in the console', () => {
 
   it('shows an observed run the person cancelled as cancelled, though the observation ends RUN_FINISHED', () => {
     const finished = { type: 'RUN_FINISHED', outcome: { type: 'success' } };
-    expect(planEnding({ kind: 'terminal', terminal: finished }, 'reload', { observing: true, cancelled: true })).toMatchObject({ footer: { text: 'Cancelled' } });
-    expect(planEnding({ kind: 'aborted' }, 'turn', { observing: true, cancelled: true })).toEqual({ forget: true, pending: [], footer: { text: 'Cancelled' } });
+    expect(planEnding({ kind: 'terminal', terminal: finished }, 'reload', { observing: true, cancelled: true })).toMatchObject({
+      footer: { text: 'Cancelled', state: 'cancelled' },
+    });
+    expect(planEnding({ kind: 'aborted' }, 'turn', { observing: true, cancelled: true })).toEqual({ forget: true, pending: [], footer: { text: 'Cancelled', state: 'cancelled' } });
   });
 
   it('keeps the forms after a refused answer, and checks them again only when the code says they are stale', () => {

@@ -15,5 +15,5 @@ export const EMULATOR_CONSOLE_EXAMPLES = [
   { label: 'resource-selection', text: 'resource-selection for the VPC', description: 'pick a cloud resource (a VPC) by id, or describe it' },
   { label: 'pipeline', text: 'pipeline for a VPC', runMode: 'pipeline' as const, description: 'a pipeline run: a live tree of steps and candidates, and a permission' },
   { label: 'artifact', text: 'artifact please', description: 'a file the agent produced' },
-  { label: 'long', text: 'long running task', description: 'a minute of work: cancel it with “Cancel run”' },
+  { label: 'long', text: 'long running task', description: 'a minute of work: stop it with “Stop” or Esc' },
 ];

@@ -1,7 +1,8 @@
 /**
  * The message box (docs/architecture.md §4.7): type and press Enter to send (Shift+Enter for a new line), attach
  * images with the picker or by dropping them anywhere on the box. Problems (limits, a message
- * while an answer is owed) are announced in the box's own live region.
+ * while an answer is owed) are announced in the box's own live region; so is why a message waits
+ * when Enter is pressed while it cannot be sent (a run going on) — the text stays in the box.
  */
 import type { InputContent } from '@ag-ui/client';
 import { el } from '../dom.js';
@@ -21,6 +22,8 @@ export class Composer {
   private readonly problem: HTMLElement;
   private readonly send: HTMLButtonElement;
   private readonly picker: HTMLInputElement;
+  /** Why sending waits, said when the person tries to send; undefined when it may be sent. */
+  private blocked: string | undefined;
 
   constructor(private readonly onSend: (message: Outgoing) => void) {
     this.problem = el('p', { class: 'composer-problem', id: 'composer-problem', role: 'status', 'aria-live': 'polite' });
@@ -31,15 +34,17 @@ export class Composer {
       placeholder: 'Message iac-code… (Enter sends, Shift+Enter for a new line)',
       'aria-describedby': 'composer-problem',
     });
-    this.picker = el('input', { id: 'attach', type: 'file', accept: IMAGE_TYPES.join(','), multiple: true, class: 'visually-hidden' });
+    // The picker itself is not in the tab order: a real button opens it, with a visible focus ring.
+    this.picker = el('input', { id: 'attach', type: 'file', accept: IMAGE_TYPES.join(','), multiple: true, class: 'visually-hidden', tabindex: '-1', 'aria-hidden': 'true' });
     this.send = el('button', { type: 'submit', class: 'primary', text: 'Send' });
+    const attach = el('button', { type: 'button', class: 'secondary', text: 'Attach images', on: { click: () => this.picker.click() } });
     this.root = el(
       'form',
       { class: 'composer', 'aria-label': 'Message', novalidate: true },
       el('label', { for: 'message', class: 'visually-hidden', text: 'Message' }),
       this.input,
       this.attachments.root,
-      el('div', { class: 'composer-actions' }, el('label', { for: 'attach', class: 'button secondary', text: 'Attach images' }), this.picker, this.send),
+      el('div', { class: 'composer-actions' }, attach, this.picker, this.send),
       this.problem,
     );
     this.root.addEventListener('submit', (event) => {
@@ -69,12 +74,17 @@ export class Composer {
     });
   }
 
-  setEnabled(enabled: boolean, reason?: string): void {
+  /**
+   * Whether a message may be sent now. `reason` says why not: shown at once when `show`, else only
+   * when the person presses Enter. The box stays editable either way.
+   */
+  setEnabled(enabled: boolean, reason?: string, show = true): void {
     this.send.disabled = !enabled;
-    this.input.setAttribute('aria-disabled', String(!enabled));
+    this.blocked = enabled ? undefined : reason;
     // Why sending waits is guidance, not a mistake of the person's.
-    if (reason) this.hint(reason);
-    else if (reason !== undefined) this.say(undefined);
+    if (enabled) {
+      if (this.problem.dataset['tone'] === 'hint' && this.problem.dataset['blocked'] === 'true') this.say(undefined);
+    } else if (reason && show) this.hint(reason, true);
   }
 
   fill(text: string): void {
@@ -89,16 +99,21 @@ export class Composer {
   say(problem: string | undefined): void {
     this.problem.textContent = problem ?? '';
     delete this.problem.dataset['tone'];
+    delete this.problem.dataset['blocked'];
   }
 
   /** A helpful line where problems are said, without a problem's colour. */
-  hint(text: string): void {
+  hint(text: string, blocked = false): void {
     this.problem.textContent = text;
     this.problem.dataset['tone'] = 'hint';
+    this.problem.dataset['blocked'] = String(blocked);
   }
 
   private submit(): void {
-    if (this.send.disabled) return;
+    if (this.send.disabled) {
+      if (this.blocked) this.hint(this.blocked, true);
+      return;
+    }
     const text = this.input.value.trim();
     const images = this.attachments.facts;
     if (!text && images.length === 0) {

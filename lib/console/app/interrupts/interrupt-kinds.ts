@@ -16,12 +16,14 @@ export interface KindWords {
   cancel?: { label: string; hint: string };
   /** Labels by field name, and branch legends by `branch:<field names joined with +>` (schema-model.ts). */
   labels: Record<string, string>;
+  /** The answer that is safe to give by accident: the form's first focus, so a stray Enter never approves. */
+  safeAnswer?: string;
 }
 
 const CANCELS_RUN = { label: 'Cancel the run instead', hint: 'Cancelling this request stops the whole run.' };
 
 export function wordsFor(reason: string, kind: unknown): KindWords {
-  if (reason === 'tool_call' || kind === 'permission') return { title: 'Permission needed', labels: {} };
+  if (reason === 'tool_call' || kind === 'permission') return { title: 'Permission needed', labels: {}, safeAnswer: 'deny' };
   switch (kind) {
     case 'ask_user_question':
       return { title: 'Question', cancel: CANCELS_RUN, labels: {} };

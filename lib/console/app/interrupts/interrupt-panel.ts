@@ -9,15 +9,15 @@
 import type { Interrupt, ResumeEntry } from '@ag-ui/client';
 import type { Failure } from '../connection/failures.js';
 import { el } from '../dom.js';
+import { factsOf, messageWithoutOptions } from './interrupt-facts.js';
 import { wordsFor } from './interrupt-kinds.js';
 import { renderAnswer } from './schema-form.js';
 import { answerModel, humanize, type Json } from './schema-model.js';
-import { selectorFacts } from './selector-facts.js';
 
-/** Descriptive metadata shown above the form, when present. */
-const FACTS = ['toolName', 'target', 'purpose', 'effect', 'safeSummary', 'deploymentSummary', 'operation', 'subPipelineId'];
 /** Fields of an option already shown as its label. */
 const OPTION_NAME_FIELDS = new Set(['id', 'label', 'name', 'title', 'candidate_index']);
+/** Fields of an option that are its description: shown as they are, without their name. */
+const OPTION_PROSE_FIELDS = new Set(['description', 'summary']);
 
 type Metadata = Record<string, unknown>;
 
@@ -52,7 +52,7 @@ function detailsFor(metadata: Metadata): (payload: Record<string, Json>) => stri
     if (typeof raw !== 'object' || raw === null) return [];
     return Object.entries(raw as Record<string, unknown>)
       .filter(([key, value]) => !OPTION_NAME_FIELDS.has(key) && primitive(value))
-      .map(([key, value]) => `${humanize(key)}: ${value}`);
+      .map(([key, value]) => (OPTION_PROSE_FIELDS.has(key) ? String(value) : `${humanize(key)}: ${value}`));
   };
 }
 
@@ -61,10 +61,11 @@ export class InterruptPanel {
   private readonly list: HTMLElement;
   private readonly status: HTMLElement;
   private readonly error: HTMLElement;
-  private answers = new Map<string, ResumeEntry>();
+  private answers = new Map<string, { entry: ResumeEntry; said: string }>();
   private interrupts: Interrupt[] = [];
 
-  constructor(private readonly onResume: (entries: ResumeEntry[]) => void) {
+  /** `said`: the answers in words, as the transcript keeps them. */
+  constructor(private readonly onResume: (entries: ResumeEntry[], said: string) => void) {
     this.list = el('div', { class: 'interrupt-list' });
     this.status = el('p', { class: 'interrupt-status', 'aria-live': 'polite' });
     this.error = el('div', { class: 'interrupt-error', role: 'alert', hidden: true });
@@ -89,8 +90,19 @@ export class InterruptPanel {
     this.root.hidden = interrupts.length === 0;
     this.list.replaceChildren(...interrupts.map((interrupt) => this.card(interrupt)));
     this.updateStatus();
-    // Focus the first control so the answer is one key press away.
-    this.list.querySelector<HTMLElement>('button, input, select, textarea')?.focus();
+    this.focusSafely();
+  }
+
+  /**
+   * The first card takes the focus, so the answer is near at hand — on the safe answer where its
+   * kind has one (a permission's Deny), else on its heading: a stray Enter never approves or picks.
+   */
+  private focusSafely(): void {
+    const card = this.list.querySelector<HTMLElement>('.interrupt-card');
+    if (!card) return;
+    const safe = card.dataset['safeAnswer'];
+    const target = (safe ? card.querySelector<HTMLElement>(`button[data-value="${CSS.escape(safe)}"]`) : null) ?? card.querySelector<HTMLElement>('h3');
+    target?.focus();
   }
 
   clear(): void {
@@ -115,17 +127,14 @@ export class InterruptPanel {
   private card(interrupt: Interrupt): HTMLElement {
     const metadata: Metadata = (interrupt.metadata as Metadata | undefined) ?? {};
     const words = wordsFor(interrupt.reason, metadata['kind']);
-    const facts = [
-      ...FACTS.filter((key) => primitive(metadata[key])).map((key): [string, string] => [humanize(key), String(metadata[key])]),
-      ...selectorFacts(metadata['selector']),
-    ];
+    const facts = factsOf(metadata);
     const chosen = el('p', { class: 'chosen', hidden: true });
     const form = renderAnswer(answerModel(interrupt.responseSchema, labellerFor(metadata, words.labels)), {
       details: detailsFor(metadata),
       answer: (payload, label) => {
         chosen.textContent = `Your answer: ${label}`;
         chosen.hidden = false;
-        this.record({ interruptId: interrupt.id, status: 'resolved', payload });
+        this.record({ interruptId: interrupt.id, status: 'resolved', payload }, label);
       },
     });
     const cancel = words.cancel
@@ -140,7 +149,7 @@ export class InterruptPanel {
               click: () => {
                 chosen.textContent = `Your answer: ${words.cancel?.label.toLowerCase()}`;
                 chosen.hidden = false;
-                this.record({ interruptId: interrupt.id, status: 'cancelled' });
+                this.record({ interruptId: interrupt.id, status: 'cancelled' }, words.cancel?.label ?? 'Cancelled');
               },
             },
           }),
@@ -150,9 +159,16 @@ export class InterruptPanel {
       : null;
     return el(
       'article',
-      { class: 'interrupt-card', 'data-interrupt-id': interrupt.id, 'data-reason': interrupt.reason, 'data-kind': String(metadata['kind'] ?? ''), 'aria-label': words.title },
-      el('h3', { text: words.title }),
-      el('p', { class: 'interrupt-message', text: interrupt.message ?? '' }),
+      {
+        class: 'interrupt-card',
+        'data-interrupt-id': interrupt.id,
+        'data-reason': interrupt.reason,
+        'data-kind': String(metadata['kind'] ?? ''),
+        'data-safe-answer': words.safeAnswer,
+        'aria-label': words.title,
+      },
+      el('h3', { text: words.title, tabindex: '-1' }),
+      el('p', { class: 'interrupt-message', text: messageWithoutOptions(interrupt.message ?? '', standardOptions(metadata)) }),
       facts.length > 0 ? el('dl', { class: 'facts' }, ...facts.flatMap(([term, value]) => [el('dt', { text: term }), el('dd', { text: value })])) : null,
       form,
       chosen,
@@ -160,11 +176,17 @@ export class InterruptPanel {
     );
   }
 
-  private record(entry: ResumeEntry): void {
-    this.answers.set(entry.interruptId, entry);
+  private record(entry: ResumeEntry, label: string): void {
+    const interrupt = this.interrupts.find((candidate) => candidate.id === entry.interruptId);
+    const title = wordsFor(interrupt?.reason ?? '', (interrupt?.metadata as Metadata | undefined)?.['kind']).title;
+    this.answers.set(entry.interruptId, { entry, said: this.interrupts.length > 1 ? `${title}: ${label}` : label });
     this.updateStatus();
     if (this.interrupts.every((interrupt) => this.answers.has(interrupt.id))) {
-      this.onResume(this.interrupts.map((interrupt) => this.answers.get(interrupt.id) as ResumeEntry));
+      const given = this.interrupts.map((interrupt) => this.answers.get(interrupt.id) as { entry: ResumeEntry; said: string });
+      this.onResume(
+        given.map((answer) => answer.entry),
+        given.map((answer) => answer.said).join('\n'),
+      );
     }
   }
 

@@ -22,6 +22,7 @@ export function renderAnswer(model: AnswerModel, hooks: FormHooks): HTMLElement 
           el('button', {
             type: 'button',
             class: index === 0 ? 'primary' : 'secondary',
+            'data-value': typeof option.value === 'string' ? option.value : JSON.stringify(option.value),
             text: option.label,
             on: { click: () => hooks.answer({ [model.property]: option.value }, option.label) },
           }),
@@ -69,7 +70,10 @@ function fieldsForm(legend: string, fields: readonly FieldModel[], hooks: FormHo
     return [el('div', { class: 'field' }, el('label', { for: id, text: `${field.label}${required ? '' : ' (optional)'}` }), input, error)];
   });
   const submit = el('button', { type: 'submit', class: 'primary', text: 'Send' });
-  const form = el('form', { class: 'branch-form', novalidate: true }, el('fieldset', {}, el('legend', { text: legend }), ...rows, submit));
+  // A single field labelled like its branch needs no legend saying it again.
+  const editable = fields.filter((field) => field.kind !== 'const');
+  const sameWords = editable.length === 1 && editable[0]?.label === legend;
+  const form = el('form', { class: 'branch-form', novalidate: true }, el('fieldset', {}, sameWords ? null : el('legend', { text: legend }), ...rows, submit));
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     const entered: Entered = {};

@@ -1,9 +1,10 @@
 /**
- * One thread on screen (docs/architecture.md §4.7): sends turns and resumes through run-client.ts, renders each run,
- * keeps the thread's pipeline tree and its pending interrupts, cancels its execution, and
+ * One thread on screen (docs/architecture.md §4.7): sends turns and resumes through run-client.ts,
+ * shows each run and keeps it for a reload (run/thread-transcript.ts), keeps the thread's pending
+ * interrupts, takes back what a refused token never let through, cancels its execution, and
  * reattaches through the subscribe route (run/reattach.ts, docs/protocol.md §6.14) whenever a
- * run's stream is lost: at once when the connection drops, and when the page comes back after a
- * reload.
+ * run's stream is lost: at once when the connection drops, when the page comes back after a
+ * reload, and when a thread another tab ran is opened here.
  *
  * While a run streams, `{threadId, runId, rosInvocationId, executionId}` is kept in session
  * storage (threads/run-records.ts), and what the page showed in threads/transcript-log.ts, so a
@@ -14,35 +15,42 @@ import type { Interrupt, ResumeEntry } from '@ag-ui/client';
 import type { Outgoing } from '../composer/composer.js';
 import { type Failure, failureOf } from '../connection/failures.js';
 import { readToken } from '../connection/session-token.js';
-import { el } from '../dom.js';
 import { InterruptPanel } from '../interrupts/interrupt-panel.js';
 import { rememberThread } from '../threads/recent-threads.js';
 import { clearLiveRun, liveRun, pendingOf, recordLiveRun, rememberCurrentThread, savePending } from '../threads/run-records.js';
-import { iacCodeOf, newId, type ThreadSettings } from '../threads/thread-settings.js';
-import { type LoggedRun, TranscriptLog } from '../threads/transcript-log.js';
+import { iacCodeOf, newId, type ThreadActivity, type ThreadSettings, titleFrom } from '../threads/thread-settings.js';
 import { CUSTOM_SESSION, type EventRecord, obj, str } from '../transcript/event-fields.js';
-import { PipelineTree } from '../transcript/pipeline-tree.js';
-import { consoleNote, consoleState, RunView } from '../transcript/run-view.js';
+import type { PipelineTree } from '../transcript/pipeline-tree.js';
+import { consoleNote, consoleState } from '../transcript/run-view.js';
 import { cancelExecution } from './cancel-execution.js';
 import { reattach } from './reattach.js';
 import { BASE_DELAY_MS, MAX_ATTEMPTS, type ReattachEnd, streamEnded } from './reattach-policy.js';
 import { streamRun } from './run-client.js';
 import { planEnding, type RunEnd, type RunOrigin } from './run-endings.js';
+import { type ShownRun, type ShownTurn, ThreadTranscript } from './thread-transcript.js';
 
 export interface ConversationHooks {
   /** A run started or ended, or what can be cancelled changed. */
   changed(): void;
-  /** The adapter answered 401: ask for the token again. */
-  unauthorized(failure: Failure): void;
+  /**
+   * The adapter answered 401: ask for the token again. `retry`, when given, sends again what the
+   * token was refused for (a message, an answer): it was taken back from the transcript.
+   */
+  unauthorized(failure: Failure, retry?: () => void): void;
   /** A message for the page's status line. */
   say(message: string): void;
+  /** An event of the live run arrived (the run status says what the run is doing). */
+  activity(event: EventRecord): void;
 }
 
-interface LiveRun {
+/** What a run was started for, taken back from the transcript when the token is refused. */
+interface Attempt extends ShownTurn {
+  retry: () => void;
+}
+
+interface LiveRun extends ShownRun {
   runId: string;
   abort: AbortController;
-  view: RunView;
-  logged: LoggedRun;
   /** This run's execution, from its session event (a resume's is the one its interrupts belong to). */
   executionId: string | undefined;
   /** The stream is an observation through subscribe, not the run's own response. */
@@ -50,50 +58,61 @@ interface LiveRun {
   cancelled: boolean;
 }
 
-/** Why the page reattaches: a run it showed live before a reload, or interrupts it shows that may have been answered elsewhere. */
-type FollowReason = 'reload' | 'check';
+/**
+ * Why the page reattaches: a run it showed live before a reload, interrupts it shows that may have
+ * been answered elsewhere, or a thread another tab ran, opened here.
+ */
+type FollowReason = 'reload' | 'check' | 'elsewhere';
 
 /** The line a reattached run gets, by why it was reattached. */
 const REATTACHED: Record<'dropped' | FollowReason, string> = {
   dropped: 'The connection dropped; reattached to the run.',
   reload: 'The page was reloaded; reattached to the run.',
   check: 'Reattached to check what still waits for your answer.',
+  elsewhere: 'Following this thread’s execution from this tab.',
 };
 
-function userTurn(text: string, extra: Array<HTMLElement | null>): HTMLElement {
-  return el('article', { class: 'turn user', 'aria-label': 'You' }, text ? el('p', { class: 'message-text', text }) : null, ...extra);
-}
+const RUN_LABELS: Record<FollowReason, string> = { reload: 'reattached', check: 'checked after a reload', elsewhere: 'followed from this tab' };
 
 export class Conversation {
-  readonly pipeline = new PipelineTree();
-  /** Tool call names across the thread's runs: a resume may carry only an earlier call's result. */
-  private readonly toolNames = new Map<string, string>();
   readonly interrupts: InterruptPanel;
-  readonly transcript: HTMLElement;
+  private readonly shown: ThreadTranscript;
   private live: LiveRun | undefined;
   /** The execution the pending interrupts belong to, or the last run's. */
   private executionId: string | undefined;
   /** A run admitted on this thread: the subscribe route names one (docs/protocol.md §6.14). */
   private lastRunId: string | undefined;
-  private runs = 0;
-  private readonly log: TranscriptLog;
   /** The run that was live when the page was reloaded, replayed and waiting to be continued. */
-  private interrupted: { view: RunView; logged: LoggedRun } | undefined;
+  private interrupted: ShownRun | undefined;
   private watched = false;
   private leaving = false;
+  /** When the live run started (the run status counts from it). */
+  liveSince = 0;
 
   constructor(
     readonly settings: ThreadSettings,
     private readonly hooks: ConversationHooks,
   ) {
-    this.transcript = el('div', { class: 'transcript', role: 'log', 'aria-live': 'polite', 'aria-label': 'Conversation', tabindex: '0' });
-    this.interrupts = new InterruptPanel((entries) => void this.resume(entries));
-    this.log = new TranscriptLog(settings.threadId);
+    this.interrupts = new InterruptPanel((entries, said) => void this.resume(entries, said));
+    this.shown = new ThreadTranscript(settings.threadId);
     const pending = pendingOf(settings.threadId);
     this.executionId = pending.executionId;
     this.lastRunId = pending.runId;
-    this.replay();
+    // A run without an end is the one a reload interrupted, or one whose stream was lost for good.
+    const live = liveRun();
+    for (const run of this.shown.replay(settings.started)) {
+      if (live?.runId === run.logged.runId && live.threadId === settings.threadId) this.interrupted = run;
+      else run.view.apply(consoleState('Connection lost', 'error', streamEnded()));
+    }
     this.showPending(pending.interrupts);
+  }
+
+  get transcript(): HTMLElement {
+    return this.shown.root;
+  }
+
+  get pipeline(): PipelineTree {
+    return this.shown.pipeline;
   }
 
   get busy(): boolean {
@@ -111,10 +130,11 @@ export class Conversation {
   }
 
   send(message: Outgoing): Promise<void> {
-    this.newTurn();
-    this.transcript.append(userTurn(message.text, message.previews));
-    this.log.user(message.text, message.previews.length);
-    return this.run({ content: message.content });
+    if (this.live) return Promise.resolve();
+    const turn = this.shown.message(message.text, message.previews);
+    // The list names a thread by its first message.
+    if (!this.settings.title && message.text) this.settings.title = titleFrom(message.text);
+    return this.run({ content: message.content }, { ...turn, retry: () => void this.send(message) });
   }
 
   /**
@@ -137,19 +157,30 @@ export class Conversation {
           ...streamEnded(),
           message: 'The page was reloaded before the adapter named this run’s execution, so it cannot be followed.',
         });
-        this.interrupted.view.apply(lost);
-        this.log.record(this.interrupted.logged, lost);
-        this.log.save();
+        this.shown.record(this.interrupted, lost);
+        this.shown.save();
         this.interrupted = undefined;
       }
     }
-    if (this.hasPending && this.executionId && this.lastRunId) void this.follow(this.lastRunId, this.executionId, 'check');
+    if (this.hasPending && this.executionId && this.lastRunId) {
+      void this.follow(this.lastRunId, this.executionId, 'check');
+      return;
+    }
+    // Run in another tab: this browser knows its execution was running or waiting when it last saw it.
+    const { executionId, lastRunId, activity } = this.settings;
+    if (this.shown.empty && executionId && lastRunId && (activity === 'running' || activity === 'waiting')) {
+      this.executionId = executionId;
+      this.lastRunId = lastRunId;
+      void this.follow(lastRunId, executionId, 'elsewhere');
+    } else if (this.shown.empty && this.settings.started) {
+      this.shown.note('Nothing was running or waiting for an answer on this thread when this browser last saw it. Send a message to go on.');
+    }
   }
 
   /** Keeps what the page shows for a reload (called as the page goes away). */
   persist(): void {
     this.leaving = true;
-    this.log.save();
+    this.shown.save();
   }
 
   async cancel(): Promise<void> {
@@ -174,61 +205,33 @@ export class Conversation {
     } else {
       // Answers owed are cleared by the cancel.
       this.setPending([]);
-      this.transcript.append(el('p', { class: 'note', text: `Execution cancelled (${result.status}).` }));
-      this.log.note(`Execution cancelled (${result.status}).`);
-      this.log.save();
+      this.shown.setWaiting('Cancelled', 'cancelled');
+      this.shown.waitingOn(undefined);
+      this.shown.note(result.status === 'cancelled' ? 'Cancelled.' : `Nothing to cancel: the execution had already ended (${result.status}).`);
+      this.remember('idle');
     }
     this.hooks.changed();
   }
 
-  private resume(entries: ResumeEntry[]): Promise<void> {
+  private resume(entries: ResumeEntry[], said: string): Promise<void> {
     this.interrupts.setBusy(true);
-    return this.run({ resume: entries });
+    const turn = this.shown.answer(said);
+    return this.run({ resume: entries }, { ...turn, retry: () => void this.resume(entries, said) });
   }
 
-  /** Replays what this tab showed of the thread; a run without an end is the one a reload interrupted. */
-  private replay(): void {
-    const entries = this.log.all;
-    if (this.settings.started && entries.length === 0) {
-      this.transcript.append(el('p', { class: 'note', text: 'Thread reopened. Its earlier messages are shown only in the browser tab that sent them; new runs appear below.' }));
-    }
-    const live = liveRun();
-    for (const entry of entries) {
-      if (entry.kind === 'user') {
-        this.newTurn();
-        const images = entry.images > 0 ? el('p', { class: 'note', text: `${entry.images} image${entry.images === 1 ? '' : 's'} attached (not kept after a reload).` }) : null;
-        this.transcript.append(userTurn(entry.text, [images]));
-      } else if (entry.kind === 'note') {
-        this.transcript.append(el('p', { class: 'note', text: entry.text }));
-      } else {
-        this.runs += 1;
-        const view = new RunView(entry.label, this.pipeline, this.toolNames);
-        for (const event of entry.events) view.apply(event);
-        this.transcript.append(view.root);
-        if (view.state === 'running' || view.state === 'reconnecting') {
-          if (live?.runId === entry.runId && live.threadId === this.settings.threadId) this.interrupted = { view, logged: entry };
-          else view.apply(consoleState('Connection lost', 'error', streamEnded()));
-        }
-      }
-    }
-  }
-
-  /** A new turn starts a new execution: the last pipeline's picture stays where it ended. */
-  private newTurn(): void {
-    const picture = this.pipeline.archive();
-    if (picture) this.transcript.append(picture);
-  }
-
-  private newRun(runId: string, label: string): { view: RunView; logged: LoggedRun } {
-    const view = new RunView(label, this.pipeline, this.toolNames);
-    this.transcript.append(view.root);
-    return { view, logged: this.log.startRun(runId, label) };
+  /** Keeps what this browser knows of the thread's execution in its list entry (another tab reads it). */
+  private remember(activity: ThreadActivity): void {
+    if (!this.settings.started) return;
+    this.settings.activity = activity;
+    if (this.executionId) this.settings.executionId = this.executionId;
+    if (this.lastRunId) this.settings.lastRunId = this.lastRunId;
+    rememberThread(this.settings);
   }
 
   /** Shows an event in the live run and keeps it for a reload. */
   private apply(live: LiveRun, event: EventRecord): void {
-    live.view.apply(event);
-    this.log.record(live.logged, event);
+    this.shown.record(live, event);
+    if (this.live === live) this.hooks.activity(event);
     if (event.type === 'CUSTOM' && str(event, 'name') === CUSTOM_SESSION) {
       live.executionId = str(obj(event, 'value'), 'executionId') ?? live.executionId;
       this.executionId = live.executionId;
@@ -238,27 +241,34 @@ export class Conversation {
         rosInvocationId: this.settings.rosInvocationId,
         ...(live.executionId ? { executionId: live.executionId } : {}),
       });
+      this.remember('running');
       this.hooks.changed();
     }
+  }
+
+  /** A run streams from now on: the transcript is busy (screen readers wait for it), the status counts. */
+  private setLive(live: LiveRun | undefined): void {
+    this.live = live;
+    if (live) this.liveSince = Date.now();
+    this.shown.busy(live !== undefined);
   }
 
   /** The adapter admitted a run of this thread: the thread is bound and a reload reopens it. */
   private admitted(runId: string): void {
     this.lastRunId = runId;
     if (!this.settings.started) this.settings.started = true;
-    rememberThread(this.settings);
+    this.remember('running');
     rememberCurrentThread(this.settings.threadId);
   }
 
-  private async run(input: { content?: Outgoing['content']; resume?: ResumeEntry[] }): Promise<void> {
+  private async run(input: { content?: Outgoing['content']; resume?: ResumeEntry[] }, attempt: Attempt): Promise<void> {
     if (this.live) return;
     const runId = newId('console-run');
-    this.runs += 1;
-    const { view, logged } = this.newRun(runId, input.resume ? `Run ${this.runs} (your answer)` : `Run ${this.runs}`);
-    const live: LiveRun = { runId, abort: new AbortController(), view, logged, executionId: input.resume ? this.executionId : undefined, observing: false, cancelled: false };
-    this.live = live;
+    const shown = this.shown.newRun(runId, input.resume ? 'your answer' : undefined);
+    const live: LiveRun = { runId, abort: new AbortController(), ...shown, executionId: input.resume ? this.executionId : undefined, observing: false, cancelled: false };
+    this.setLive(live);
     recordLiveRun({ threadId: this.settings.threadId, runId, rosInvocationId: this.settings.rosInvocationId });
-    this.log.save();
+    this.shown.save();
     // What the status line said about an earlier run no longer applies.
     this.hooks.say('');
     this.hooks.changed();
@@ -289,7 +299,10 @@ export class Conversation {
     if (this.leaving) return;
     let end: RunEnd;
     if (terminal) end = { kind: 'terminal', terminal };
-    else if (!admitted) end = { kind: 'not-run', failure: thrown === undefined ? streamEnded() : failureOf(thrown) };
+    else if (!admitted && thrown !== undefined && failureOf(thrown).kind === 'unauthorized') {
+      this.takeBack(live, attempt, failureOf(thrown));
+      return;
+    } else if (!admitted) end = { kind: 'not-run', failure: thrown === undefined ? streamEnded() : failureOf(thrown) };
     else if (live.abort.signal.aborted) end = { kind: 'aborted' };
     else if (!live.executionId) {
       end = {
@@ -307,12 +320,26 @@ export class Conversation {
     this.finish(live, end, input.resume !== undefined ? 'resume' : 'turn');
   }
 
-  /** Reattaches to a run this page did not start streaming: after a reload, or to check what still waits. */
+  /**
+   * The token was refused before the run was admitted: nothing reached the adapter, so the message
+   * (or answer) and its run leave the transcript, and `retry` sends them again once the person has
+   * given the token (docs/architecture.md §4.7).
+   */
+  private takeBack(live: LiveRun, attempt: Attempt, failure: Failure): void {
+    this.setLive(undefined);
+    clearLiveRun(live.runId);
+    this.shown.takeBack(live, attempt);
+    if (attempt.logged.kind === 'answer') this.interrupts.setBusy(false);
+    this.hooks.changed();
+    this.hooks.unauthorized(failure, attempt.retry);
+  }
+
+  /** Reattaches to a run this page did not start streaming: after a reload, to check what still waits, or opened from another tab. */
   private async follow(runId: string, executionId: string, reason: FollowReason): Promise<void> {
-    const shown = this.interrupted ?? this.newRun(runId, reason === 'reload' ? `Run ${++this.runs} (reattached)` : `Run ${++this.runs} (checked after a reload)`);
+    const shown = this.interrupted ?? this.shown.newRun(runId, RUN_LABELS[reason]);
     this.interrupted = undefined;
     const live: LiveRun = { runId, abort: new AbortController(), ...shown, executionId, observing: true, cancelled: false };
-    this.live = live;
+    this.setLive(live);
     if (reason === 'check') this.interrupts.setBusy(true, 'Checking with the adapter…');
     this.hooks.changed();
     const end = await this.observe(live, executionId, reason);
@@ -350,17 +377,22 @@ export class Conversation {
 
   /** Applies what the end of a run's stream means (run/run-endings.ts) to the records, the forms and the page. */
   private finish(live: LiveRun, end: RunEnd, origin: RunOrigin): void {
-    this.live = undefined;
+    this.setLive(undefined);
     const plan = planEnding(end, origin, live);
     if (plan.forget) clearLiveRun(live.runId);
     if (plan.pending) this.setPending(plan.pending);
-    if (plan.footer) this.apply(live, consoleState(plan.footer.text, 'error', plan.footer.failure));
+    if (plan.footer) this.apply(live, consoleState(plan.footer.text, plan.footer.state ?? 'error', plan.footer.failure));
+    // One footer at a time says it waits for an answer: a refused answer's run asks again.
+    if (plan.panel && origin === 'resume') this.shown.setWaiting('Waiting for your answer', 'interrupt');
+    else if (live.view.state === 'interrupt' && origin !== 'check') this.shown.waitingOn(live);
+    else if (plan.pending?.length === 0) this.shown.waitingOn(undefined);
+    if (plan.forget) this.remember(this.hasPending ? 'waiting' : 'idle');
     if (plan.panel) this.interrupts.showFailure(plan.panel);
     if (plan.panelUsable) this.interrupts.setBusy(false);
     if (plan.say) this.hooks.say(plan.say);
     if (plan.watchAgain) this.watched = false;
     if ('failure' in end && end.failure.kind === 'unauthorized') this.hooks.unauthorized(end.failure);
-    this.log.save();
+    this.shown.save();
     this.hooks.changed();
     if (plan.recheck && this.executionId && this.lastRunId) void this.follow(this.lastRunId, this.executionId, 'check');
   }

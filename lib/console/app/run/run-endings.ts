@@ -25,19 +25,22 @@ const RETRYABLE_RESUME_CODES = new Set(['RESUME_PAYLOAD_INVALID', 'UNKNOWN_INTER
  */
 const STALE_FORMS_CODES = new Set(['UNKNOWN_INTERRUPT', 'INCOMPLETE_RESUME', 'RESUME_ALREADY_APPLIED']);
 
+/** A cancel reads the same however it ended the stream: the run's own RUN_ERROR CANCELLED says "Cancelled" too. */
+const CANCELLED_FOOTER = { text: 'Cancelled', state: 'cancelled' } as const;
+
 /** How a run's stream ended: as the reattach loop says, or before it could start. */
 export type RunEnd = ReattachEnd | { kind: 'not-run' | 'lost'; failure: Failure };
 
-/** What the stream was: a new turn, an answer, a run reattached after a reload, a check of what waits. */
-export type RunOrigin = 'turn' | 'resume' | 'reload' | 'check';
+/** What the stream was: a new turn, an answer, a run reattached after a reload, a check of what waits, a thread opened from another tab. */
+export type RunOrigin = 'turn' | 'resume' | 'reload' | 'check' | 'elsewhere';
 
 export interface EndingPlan {
   /** Clear the live-run record: there is nothing a reload could reattach to. */
   forget: boolean;
   /** The interrupts pending from now on; absent: those shown stay. */
   pending?: Interrupt[];
-  /** The footer's state and failure, when no terminal event set them. */
-  footer?: { text: string; failure?: Failure };
+  /** The footer's state (its words, its `data-state`: `error` unless said) and failure, when no terminal event set them. */
+  footer?: { text: string; state?: 'cancelled' | 'interrupt'; failure?: Failure };
   /** A failure to show in the interrupt panel, where the answer was given. */
   panel?: Failure;
   /** The interrupt panel's controls are usable again (a check that could not be made). */
@@ -59,7 +62,10 @@ export function planEnding(end: RunEnd, origin: RunOrigin, run: { observing: boo
     case 'terminal': {
       const { terminal } = end;
       if (terminal.type === 'RUN_FINISHED') {
-        return { forget: true, pending: interruptsOf(terminal), ...(run.observing && run.cancelled ? { footer: { text: 'Cancelled' } } : {}) };
+        const pending = interruptsOf(terminal);
+        // A check finds the request the page already shows: the run that asked keeps saying it waits.
+        if (origin === 'check' && pending.length > 0) return { forget: true, pending, footer: { text: 'Checked: the request still waits for your answer', state: 'interrupt' } };
+        return { forget: true, pending, ...(run.observing && run.cancelled ? { footer: CANCELLED_FOOTER } : {}) };
       }
       const code = str(terminal, 'code') ?? '';
       if (origin === 'resume' && RETRYABLE_RESUME_CODES.has(code)) {
@@ -69,7 +75,7 @@ export function planEnding(end: RunEnd, origin: RunOrigin, run: { observing: boo
     }
     case 'aborted':
       // Only a cancel aborts a stream (docs/protocol.md §6.7): the execution is over.
-      return { forget: true, pending: [], footer: { text: 'Cancelled' } };
+      return { forget: true, pending: [], footer: CANCELLED_FOOTER };
     case 'gone':
       return {
         forget: true,

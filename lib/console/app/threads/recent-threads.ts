@@ -1,6 +1,8 @@
 /**
- * Recent threads in local storage (docs/architecture.md §4.7): ids and settings only — no token, no message text, no
- * answer — so nothing secret outlives the tab. Newest first, at most MAX_THREADS.
+ * Recent threads in local storage (docs/architecture.md §4.7): ids, settings, a title (the first
+ * words of the first message, or the person's own name for it) and the ids another tab needs to
+ * follow the thread's execution — no token, no answer, no transcript. Newest first, at most
+ * MAX_THREADS. Removing a thread here forgets it in this browser only: the adapter keeps it.
  */
 import { LANGUAGES, type ThreadSettings } from './thread-settings.js';
 
@@ -17,8 +19,16 @@ function isSettings(value: unknown): value is ThreadSettings {
     typeof item.rosInvocationId === 'string' &&
     (item.runMode === 'normal' || item.runMode === 'pipeline') &&
     (item.language === '' || (LANGUAGES as readonly string[]).includes(String(item.language))) &&
-    typeof item.createdAt === 'number'
+    typeof item.createdAt === 'number' &&
+    optionalString(item.title) &&
+    optionalString(item.executionId) &&
+    optionalString(item.lastRunId) &&
+    (item.activity === undefined || item.activity === 'running' || item.activity === 'waiting' || item.activity === 'idle')
   );
+}
+
+function optionalString(value: unknown): boolean {
+  return value === undefined || typeof value === 'string';
 }
 
 export function listThreads(): ThreadSettings[] {
@@ -30,14 +40,24 @@ export function listThreads(): ThreadSettings[] {
   }
 }
 
-/** Saves (or moves to the top) a thread's settings, keeping only the allow-listed fields. */
-export function rememberThread(settings: ThreadSettings): void {
-  const { threadId, cwd, rosInvocationId, runMode, language, createdAt, started } = settings;
-  const entry: ThreadSettings = { threadId, cwd, rosInvocationId, runMode, language, createdAt, started };
-  const rest = listThreads().filter((item) => item.threadId !== threadId);
-  localStorage.setItem(KEY, JSON.stringify([entry, ...rest].slice(0, MAX_THREADS)));
+/** Saves (or moves to the top) a thread's settings, keeping only the allow-listed fields; `inPlace` keeps a listed thread where it is (a rename). */
+export function rememberThread(settings: ThreadSettings, inPlace = false): void {
+  const { threadId, cwd, rosInvocationId, runMode, language, createdAt, started, title, executionId, lastRunId, activity } = settings;
+  const entry: ThreadSettings = { threadId, cwd, rosInvocationId, runMode, language, createdAt, started, title, executionId, lastRunId, activity };
+  const threads = listThreads();
+  const at = threads.findIndex((item) => item.threadId === threadId);
+  if (inPlace && at >= 0) threads[at] = entry;
+  else {
+    if (at >= 0) threads.splice(at, 1);
+    threads.unshift(entry);
+  }
+  localStorage.setItem(KEY, JSON.stringify(threads.slice(0, MAX_THREADS)));
 }
 
 export function findThread(threadId: string): ThreadSettings | undefined {
   return listThreads().find((item) => item.threadId === threadId);
+}
+
+export function forgetThread(threadId: string): void {
+  localStorage.setItem(KEY, JSON.stringify(listThreads().filter((item) => item.threadId !== threadId)));
 }

@@ -71,3 +71,8 @@ export function pendingOf(threadId: string): PendingRecord {
   const record = read<Partial<PendingRecord>>(pendingKey(threadId));
   return Array.isArray(record?.interrupts) ? (record as PendingRecord) : { interrupts: [] };
 }
+
+/** Drops the thread's pending interrupts from this tab (the thread was removed from the list). */
+export function forgetPending(threadId: string): void {
+  sessionStorage.removeItem(pendingKey(threadId));
+}

@@ -17,6 +17,29 @@ export interface ThreadSettings {
   createdAt: number;
   /** True once a run was sent: cwd is then bound. */
   started: boolean;
+  /** A name for the list: the first message's first words, or what the person typed to rename it. */
+  title?: string;
+  /**
+   * What this browser last knew of the thread's execution — its id, a run admitted on the thread
+   * and whether it was running, waiting for an answer or idle — so that another tab can subscribe
+   * to it (docs/protocol.md §6.14). Ids only.
+   */
+  executionId?: string;
+  lastRunId?: string;
+  activity?: ThreadActivity;
+}
+
+export type ThreadActivity = 'running' | 'waiting' | 'idle';
+
+const TITLE_CHARS = 60;
+
+/** A title from a message: its first line, cut at a word near TITLE_CHARS. */
+export function titleFrom(text: string): string {
+  const line = text.trim().split(/\r?\n/)[0]?.trim() ?? '';
+  if (line.length <= TITLE_CHARS) return line;
+  const cut = line.slice(0, TITLE_CHARS);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > TITLE_CHARS / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
 }
 
 export const DEFAULT_CWD = '/workspace/console';

@@ -19,11 +19,19 @@ export interface LoggedRun {
   events: EventRecord[];
 }
 
-export type LoggedEntry = { kind: 'user'; text: string; images: number } | { kind: 'note'; text: string } | LoggedRun;
+/** `at`: when the person sent it (ms since the epoch), shown beside it. An `answer` is one given to an interrupt's form. */
+export type LoggedUser = { kind: 'user' | 'answer'; text: string; images: number; at?: number };
+
+export type LoggedEntry = LoggedUser | { kind: 'note'; text: string } | LoggedRun;
 
 const MAX_CHARS = 1_500_000;
 const TRIMMED_NOTE = 'Earlier output of this thread was too long to keep in this tab.';
 const keyOf = (threadId: string) => `iac-code-console.transcript.${threadId}`;
+
+/** Drops what this tab kept of a thread (the thread was removed from the list). */
+export function forgetTranscript(threadId: string): void {
+  sessionStorage.removeItem(keyOf(threadId));
+}
 
 /** Deltas merged when consecutive: [event type, the field naming what they belong to]. */
 const MERGED: Record<string, string> = { TEXT_MESSAGE_CONTENT: 'messageId', REASONING_MESSAGE_CONTENT: 'messageId', TOOL_CALL_ARGS: 'toolCallId' };
@@ -32,7 +40,7 @@ function isEntry(value: unknown): value is LoggedEntry {
   const entry = value as (Partial<LoggedRun> & { text?: unknown }) | null;
   if (typeof entry !== 'object' || entry === null) return false;
   if (entry.kind === 'run') return typeof entry.runId === 'string' && typeof entry.label === 'string' && Array.isArray(entry.events);
-  return (entry.kind === 'user' || entry.kind === 'note') && typeof entry.text === 'string';
+  return (entry.kind === 'user' || entry.kind === 'answer' || entry.kind === 'note') && typeof entry.text === 'string';
 }
 
 export class TranscriptLog {
@@ -55,8 +63,15 @@ export class TranscriptLog {
     return this.entries;
   }
 
-  user(text: string, images: number): void {
-    this.entries.push({ kind: 'user', text, images });
+  user(kind: LoggedUser['kind'], text: string, images: number, at: number): LoggedUser {
+    const entry: LoggedUser = { kind, text, images, at };
+    this.entries.push(entry);
+    return entry;
+  }
+
+  /** Takes back entries that never reached the adapter (a message refused for its token, re-sent once connected). */
+  forget(...entries: LoggedEntry[]): void {
+    this.entries = this.entries.filter((entry) => !entries.includes(entry));
   }
 
   note(text: string): void {

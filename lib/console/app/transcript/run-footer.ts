@@ -1,11 +1,13 @@
 /**
  * The end of a run as people read it (docs/protocol.md §4): its state, token usage, the session
- * ids on demand, and a RUN_ERROR (or an error before the stream) as a readable message with its
- * code — the adapter already translated the message.
+ * ids on demand, and a RUN_ERROR (or an error before the stream) as its message exactly as the
+ * adapter gave it (translated; a kernel failure's own reason), its code, and the next step the
+ * code calls for (transcript/next-steps.ts). A cancel is no failure: it is said without an alert.
  */
 import type { Failure } from '../connection/failures.js';
 import { el } from '../dom.js';
 import { num, str } from './event-fields.js';
+import { nextStepFor } from './next-steps.js';
 
 const SESSION_FIELDS: Array<[string, string]> = [
   ['threadId', 'Thread'],
@@ -66,10 +68,21 @@ export class RunFooter {
   }
 
   showFailure(failure: Failure): void {
+    this.error.className = 'run-error';
+    this.error.setAttribute('role', 'alert');
     this.error.replaceChildren(
       el('p', {}, el('strong', { text: failure.message }), ' ', el('code', { class: 'error-code', text: failure.code })),
       ...(failure.details.length > 0 ? [el('ul', {}, ...failure.details.map((detail) => el('li', {}, el('code', { text: detail.path }), ` ${detail.message}`)))] : []),
+      el('p', { class: 'next-step', text: nextStepFor(failure.code) }),
     );
+    this.error.hidden = false;
+  }
+
+  /** What the adapter said about a cancel: a line in the footer's own colour, no alert. */
+  showNotice(message: string): void {
+    this.error.className = 'run-notice';
+    this.error.removeAttribute('role');
+    this.error.replaceChildren(el('p', { text: message }));
     this.error.hidden = false;
   }
 

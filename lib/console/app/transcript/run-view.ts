@@ -11,11 +11,11 @@
 import { type Failure, runErrorFailure } from '../connection/failures.js';
 import { el } from '../dom.js';
 import { artifactCard } from './artifacts.js';
-import { CONSOLE_NOTE, CONSOLE_STATE, CUSTOM_ARTIFACT, CUSTOM_PIPELINE, CUSTOM_SESSION, CUSTOM_TOOL_PROGRESS, type EventRecord, obj, str } from './event-fields.js';
+import { CONSOLE_NOTE, CONSOLE_STATE, CUSTOM_ARTIFACT, CUSTOM_PIPELINE, CUSTOM_SESSION, CUSTOM_TOOL_PROGRESS, type EventRecord, num, obj, str } from './event-fields.js';
 import type { PipelineTree } from './pipeline-tree.js';
 import { RunFooter } from './run-footer.js';
 import { TextBlocks } from './text-blocks.js';
-import { ToolCards } from './tool-cards.js';
+import { type ToolCardRegistry, ToolCards } from './tool-cards.js';
 
 export function consoleNote(text: string): EventRecord {
   return { type: CONSOLE_NOTE, text };
@@ -24,6 +24,9 @@ export function consoleNote(text: string): EventRecord {
 export function consoleState(text: string, state: string, failure?: Failure): EventRecord {
   return { type: CONSOLE_STATE, text, state, ...(failure ? { failure } : {}) };
 }
+
+/** A run's own cancel, or any other (docs/protocol.md §2.4): an ending, not a failure. */
+const CANCELLED = 'CANCELLED';
 
 export class RunView {
   readonly root: HTMLElement;
@@ -35,13 +38,13 @@ export class RunView {
   constructor(
     label: string,
     private readonly pipeline: PipelineTree,
-    /** The thread's tool call names (transcript/tool-cards.ts). */
-    toolNames: Map<string, string>,
+    /** The thread's tool cards (transcript/tool-cards.ts). */
+    toolCards: ToolCardRegistry,
   ) {
     this.stream = el('div', { class: 'run-stream' });
     const place = (node: HTMLElement) => this.stream.append(node);
     this.text = new TextBlocks(place);
-    this.tools = new ToolCards(place, toolNames);
+    this.tools = new ToolCards(place, toolCards);
     this.root = el('section', { class: 'run', 'aria-label': label }, this.stream, this.footer.root);
     this.footer.setState('Running…', 'running');
   }
@@ -54,12 +57,14 @@ export class RunView {
   apply(event: EventRecord): void {
     this.pipeline.apply(event);
     const messageId = str(event, 'messageId') ?? '';
+    // The adapter stamps every event (docs/protocol.md §4); the console's own events are not.
+    const at = num(event, 'timestamp');
     switch (event.type) {
       case 'TEXT_MESSAGE_START':
-        if (!this.pipeline.model.candidateForMessage(messageId)) this.text.startMessage(messageId);
+        if (!this.pipeline.model.candidateForMessage(messageId)) this.text.startMessage(messageId, at);
         return;
       case 'TEXT_MESSAGE_CONTENT':
-        if (!this.pipeline.appendText(messageId, str(event, 'delta') ?? '')) this.text.appendText(messageId, str(event, 'delta') ?? '');
+        if (!this.pipeline.appendText(messageId, str(event, 'delta') ?? '')) this.text.appendText(messageId, str(event, 'delta') ?? '', at);
         return;
       case 'TEXT_MESSAGE_END':
         this.text.endMessage(messageId);
@@ -94,11 +99,19 @@ export class RunView {
         this.footer.showUsage(event['usage']);
         return;
       }
-      case 'RUN_ERROR':
-        this.footer.setState('Failed', 'error');
-        this.footer.showFailure(runErrorFailure(str(event, 'code') ?? 'RUN_ERROR', str(event, 'message') ?? 'The run failed.'));
+      case 'RUN_ERROR': {
+        const code = str(event, 'code') ?? 'RUN_ERROR';
+        const message = str(event, 'message') ?? 'The run failed.';
+        if (code === CANCELLED) {
+          this.footer.setState('Cancelled', 'cancelled');
+          this.footer.showNotice(message);
+        } else {
+          this.footer.setState('Failed', 'error');
+          this.footer.showFailure(runErrorFailure(code, message));
+        }
         this.footer.showUsage(event['usage']);
         return;
+      }
       case CONSOLE_NOTE:
         this.stream.append(el('p', { class: 'note', text: str(event, 'text') ?? '' }));
         return;

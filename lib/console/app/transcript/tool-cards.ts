@@ -1,13 +1,18 @@
 /**
- * One card per tool call (docs/protocol.md §4): its name, arguments (TOOL_CALL_ARGS, shown as JSON
- * once complete), progress (CUSTOM iac-code.tool-progress.v1) and result (TOOL_CALL_RESULT).
+ * One card per tool call (docs/protocol.md §4.7): its name, arguments (TOOL_CALL_ARGS, shown as
+ * JSON once complete), progress (CUSTOM iac-code.tool-progress.v1, gone once the tool has a
+ * result) and result (TOOL_CALL_RESULT).
  *
- * A resume's run may carry only the result of a call an earlier run started — an answered
- * question's or resource selection's TOOL_CALL_RESULT comes right after acceptance (§5.6) — so the
- * names of the thread's tool calls are shared between runs and such a result gets a card of its own.
+ * A call keeps one card for the whole thread: a resume's run may carry the start again or only
+ * the result of a call an earlier run started (a permission's command, an answered question,
+ * §5.6), and that card — where the call began — is the one updated.
+ *
+ * AG-UI has no error flag on a result (§4.7): a result that reports an error (transcript/tool-errors.ts)
+ * is shown as failed, with the error in words.
  */
 import { el, prettyJson } from '../dom.js';
 import { num, obj, str } from './event-fields.js';
+import { toolErrorOf } from './tool-errors.js';
 
 interface Card {
   root: HTMLElement;
@@ -18,19 +23,25 @@ interface Card {
   result: HTMLElement;
 }
 
-export class ToolCards {
-  private readonly cards = new Map<string, Card>();
+/** The thread's tool cards by toolCallId, shared by its runs. */
+export type ToolCardRegistry = Map<string, Card>;
 
+const STATE_WORDS: Record<string, string> = { running: 'running', called: 'running', done: 'done', failed: 'failed' };
+
+export class ToolCards {
   constructor(
     private readonly place: (node: HTMLElement) => void,
-    /** toolCallId → tool name, for the whole thread. */
-    private readonly names: Map<string, string>,
+    private readonly cards: ToolCardRegistry,
   ) {}
 
   start(toolCallId: string, name: string): void {
-    if (this.cards.has(toolCallId)) return;
-    this.names.set(toolCallId, name);
-    const state = el('span', { class: 'badge', text: 'running' });
+    const known = this.cards.get(toolCallId);
+    if (known) {
+      // Started again by a later run: its arguments come again whole.
+      known.argsText = '';
+      return;
+    }
+    const state = el('span', { class: 'badge', text: STATE_WORDS['running'] });
     const args = el('pre', { class: 'tool-args' });
     const progress = el('div', { class: 'tool-progress', hidden: true });
     const result = el('div', { class: 'tool-result', hidden: true });
@@ -61,7 +72,8 @@ export class ToolCards {
   progress(value: Record<string, unknown>): void {
     const id = str(value, 'toolUseId');
     const card = id === undefined ? undefined : this.cards.get(id);
-    if (!card) return;
+    // A result ends the tool: later progress is stale.
+    if (!card?.result.hidden) return;
     const mcp = obj(value, 'mcp');
     const done = num(mcp, 'progress');
     const total = num(mcp, 'total');
@@ -75,17 +87,25 @@ export class ToolCards {
   }
 
   result(toolCallId: string, content: string): void {
-    const earlier = this.names.get(toolCallId);
-    if (!this.cards.has(toolCallId) && earlier !== undefined) this.start(toolCallId, earlier);
     const card = this.cards.get(toolCallId);
     if (!card) return;
-    card.result.replaceChildren(el('h5', { text: 'Result' }), el('pre', { text: prettyJson(content) }));
+    const error = toolErrorOf(content);
+    const said = el('h5', { text: error === undefined ? 'Result' : 'Full result' });
+    card.result.replaceChildren(
+      ...(error === undefined ? [] : [el('p', { class: 'tool-error' }, el('strong', { text: 'Failed: ' }), error)]),
+      said,
+      el('pre', { text: prettyJson(content) }),
+    );
     card.result.hidden = false;
-    this.setState(card, 'done');
+    // The tool has ended: its progress is history.
+    card.progress.replaceChildren();
+    card.progress.hidden = true;
+    this.setState(card, error === undefined ? 'done' : 'failed');
   }
 
   private setState(card: Card, state: string): void {
     card.root.dataset['state'] = state;
-    card.state.textContent = state;
+    card.state.textContent = STATE_WORDS[state] ?? state;
+    card.state.dataset['state'] = state;
   }
 }
