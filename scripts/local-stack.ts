@@ -66,8 +66,9 @@ function banner({ config, server, emulators }: RunningAdapter<LocalEmulators>): 
 export async function startLocalStack(env: Env): Promise<void> {
   await startAdapter({
     platform: 'local',
-    // The web console is on by default under npm start (IAC_CODE_AGUI_CONSOLE=0 turns it off).
-    env: { IAC_CODE_AGUI_CONSOLE: '1', ...env },
+    // The web console is on by default under npm start (IAC_CODE_AGUI_CONSOLE=0 turns it off), and
+    // a run outlives a reload of it by a minute (docs/protocol.md §6.15; IAC_CODE_AGUI_DETACH_GRACE_MS=0 restores the cancel).
+    env: { IAC_CODE_AGUI_CONSOLE: '1', IAC_CODE_AGUI_DETACH_GRACE_MS: '60000', ...env },
     startEmulators: startLocalEmulators,
     // Built in memory with esbuild; imported only when the console is on. The emulator's example
     // prompts are offered only when the built-in emulator is the kernel.

@@ -8,7 +8,7 @@ import { lazyStoreFor } from './lazy-store.js';
 import { versions } from './versions.js';
 
 interface StoreWiring {
-  storeFor: (request: Request) => ThreadStore;
+  storeFor: (request?: Request) => ThreadStore;
   kind: ThreadStore['kind'];
   /** Why the store can no longer be used by this instance (GET /health: 503), once its driver knows. */
   health?: () => string | undefined;
@@ -38,8 +38,11 @@ export function composeApp(config: EntryConfig, logger: Logger, extras: AppExtra
       corsOrigins: config.corsOrigins,
       bodyTimeoutMs: config.bodyTimeoutMs,
       maxActiveRuns: config.maxActiveRuns,
+      detachGraceMs: config.detachGraceMs,
     },
     storeFor,
+    // The instance's own credentials (the environment's): what the sweeper works with (docs/protocol.md §6.15).
+    backgroundStore: () => storeFor(),
     storeKind: kind,
     ...(health ? { storeHealth: health } : {}),
     kernel,

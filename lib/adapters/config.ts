@@ -42,6 +42,8 @@ export interface Config {
   bodyTimeoutMs: number;
   /** IAC_CODE_AGUI_MAX_ACTIVE_RUNS: live runs per instance before 503 SERVER_BUSY (docs/protocol.md §1.4). */
   maxActiveRuns: number;
+  /** IAC_CODE_AGUI_DETACH_GRACE_MS: how long a run whose reader left goes on (docs/protocol.md §6.15); 0 = cancel at once (§6.8). */
+  detachGraceMs: number;
   /** On SIGTERM/SIGINT: how long live runs may finish, then how long their clean-up gets (docs/architecture.md §6). */
   shutdown: ShutdownPolicy;
   defaultLanguage: Language;
@@ -149,6 +151,7 @@ export function loadConfig(env: Env = process.env, options: { platform?: Platfor
     heartbeatMs: positiveInteger(env, 'IAC_CODE_AGUI_HEARTBEAT_MS', 15_000),
     bodyTimeoutMs: positiveInteger(env, 'IAC_CODE_AGUI_BODY_TIMEOUT_MS', DEFAULT_BODY_TIMEOUT_MS),
     maxActiveRuns: positiveInteger(env, 'IAC_CODE_AGUI_MAX_ACTIVE_RUNS', DEFAULT_MAX_ACTIVE_RUNS),
+    detachGraceMs: nonNegativeInteger(env, 'IAC_CODE_AGUI_DETACH_GRACE_MS', 0),
     // Defaults sized for FC: a run's clean-up is one CancelTask and one store write, well under 10 s;
     // the drain lets short turns finish instead of cancelling them.
     shutdown: {

@@ -4,17 +4,27 @@
  * client with it, none of which `GET /health` needs. Until its driver is loaded, a request gets a
  * stand-in that loads it on its first call; once loaded, every request gets the driver's own store.
  */
+
+import type { JournalBatch } from '../core/journal/batch.js';
 import { onceUntilFailure } from '../core/once-until-failure.js';
-import type { StoredDocument, ThreadStore } from '../core/ports.js';
+import type { BatchKey, DueEntry, EventJournal, StoredDocument, ThreadStore } from '../core/ports.js';
 
 /** A store whose driver comes from `open()` on the first call. */
 class LoadingStore implements ThreadStore {
   private store: ThreadStore | undefined;
+  /** The driver's event journal, reached the same way (docs/protocol.md §6.15). */
+  readonly journal: EventJournal;
 
   constructor(
     readonly kind: ThreadStore['kind'],
     private readonly open: () => Promise<ThreadStore>,
-  ) {}
+  ) {
+    this.journal = new LoadingJournal(async () => {
+      const journal = (await this.driver()).journal;
+      if (!journal) throw new Error('this store keeps no event journal');
+      return journal;
+    });
+  }
 
   async load(threadId: string): Promise<StoredDocument | undefined> {
     return (await this.driver()).load(threadId);
@@ -34,12 +44,40 @@ class LoadingStore implements ThreadStore {
   });
 }
 
+class LoadingJournal implements EventJournal {
+  constructor(private readonly journal: () => Promise<EventJournal>) {}
+
+  async append(threadId: string, batch: JournalBatch): Promise<void> {
+    return (await this.journal()).append(threadId, batch);
+  }
+
+  async read(threadId: string, executionId: string, after?: BatchKey): Promise<JournalBatch[]> {
+    return (await this.journal()).read(threadId, executionId, after);
+  }
+
+  async remove(threadId: string, executionId: string): Promise<void> {
+    return (await this.journal()).remove(threadId, executionId);
+  }
+
+  async schedule(entry: DueEntry, replacing?: DueEntry): Promise<void> {
+    return (await this.journal()).schedule(entry, replacing);
+  }
+
+  async unschedule(entry: DueEntry): Promise<void> {
+    return (await this.journal()).unschedule(entry);
+  }
+
+  async due(now: number, limit: number): Promise<DueEntry[]> {
+    return (await this.journal()).due(now, limit);
+  }
+}
+
 /**
  * `storeFor` over a driver module loaded on first use: `load()` imports it and builds what answers
  * `storeFor(request)` (a provider for OSS, one store for files).
  */
-export function lazyStoreFor(kind: ThreadStore['kind'], load: () => Promise<(request: Request) => ThreadStore>): (request: Request) => ThreadStore {
-  let loaded: ((request: Request) => ThreadStore) | undefined;
+export function lazyStoreFor(kind: ThreadStore['kind'], load: () => Promise<(request?: Request) => ThreadStore>): (request?: Request) => ThreadStore {
+  let loaded: ((request?: Request) => ThreadStore) | undefined;
   const ready = onceUntilFailure(async () => {
     loaded = await load();
     return loaded;

@@ -48,12 +48,19 @@ export interface AppConfig {
   bodyTimeoutMs?: number;
   /** IAC_CODE_AGUI_MAX_ACTIVE_RUNS: live runs of this instance before 503 SERVER_BUSY (default 1,000). */
   maxActiveRuns?: number;
+  /**
+   * IAC_CODE_AGUI_DETACH_GRACE_MS: how long a run whose last reader left goes on for a reader to come
+   * back (docs/protocol.md §6.15); 0 (default): the caller leaving cancels it (§6.8).
+   */
+  detachGraceMs?: number;
 }
 
 export interface AppDeps {
   config: AppConfig;
   /** The thread store for this request (OSS credentials may arrive per request in FC, docs/protocol.md §9.4). */
   storeFor: (request: Request) => ThreadStore;
+  /** The store of the instance's own credentials, for the sweeper (docs/protocol.md §6.15); absent = no sweeper. */
+  backgroundStore?: () => ThreadStore;
   storeKind: ThreadStore['kind'];
   /**
    * Why the store can no longer be used by this instance — e.g. OSS refusing its credentials

@@ -1,11 +1,17 @@
 /** A new event log for an execution this instance produces (docs/protocol.md §6.15), registered with the instance. */
+import { errorFields } from '../core/error-fields.js';
 import { EventLog, type EventLogOptions } from '../core/journal/event-log.js';
+import type { Logger, ThreadStore } from '../core/ports.js';
+import type { Resumable } from '../core/run/run-lifecycle.js';
 import type { LiveLogs } from './live-logs.js';
+import { InstanceShuttingDown } from './shutdown.js';
 
 /** Journal writes of content at most once a second (docs/protocol.md §6.15; `npm run bench` counts them). */
 export const JOURNAL_FLUSH_MS = 1_000;
 /** One epoch's journal stops growing past this (docs/state-store.md "The event journal"). */
 export const JOURNAL_MAX_BYTES = 16 * 1024 * 1024;
+/** A run's journal is kept this long after the run ended (docs/protocol.md §6.15 "What is kept"). */
+export const JOURNAL_RETENTION_MS = 15 * 60_000;
 
 export function openRunLog(liveLogs: LiveLogs, options: Omit<EventLogOptions, 'defer' | 'flushMs' | 'maxBytes'>): EventLog {
   const log = new EventLog({ ...options, defer: setImmediate, flushMs: JOURNAL_FLUSH_MS, maxBytes: JOURNAL_MAX_BYTES });
@@ -26,4 +32,23 @@ export function unjournaledLog(streamId: string, logger: EventLogOptions['logger
     maxBytes: 0,
     logger,
   });
+}
+
+/** What a resumable run needs from its log and store (docs/protocol.md §6.15). */
+export function resumableRun(log: EventLog, store: ThreadStore, graceMs: number): Resumable {
+  return {
+    graceMs,
+    journal: store.journal,
+    watchReaders: (listener) => {
+      log.onReaders = listener;
+    },
+    isShutdown: (reason) => reason instanceof InstanceShuttingDown,
+  };
+}
+
+/** The run ended: its execution's journal is deleted once nobody can still want its tail (the sweeper, docs/protocol.md §6.15). */
+export async function scheduleExpiry(store: ThreadStore, threadId: string, executionId: string, clock: () => number, logger: Logger): Promise<void> {
+  await store.journal
+    ?.schedule({ kind: 'expire', threadId, executionId, dueAt: clock() + JOURNAL_RETENTION_MS })
+    .catch((error: unknown) => logger.warn('could not schedule the journal’s deletion', { error: errorFields(error) }));
 }

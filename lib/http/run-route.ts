@@ -15,9 +15,10 @@ import type { RouteDeps } from './app.js';
 import { guidanceResponse } from './guidance-response.js';
 import { rejectionResponse } from './rejection-log.js';
 import { readProtectedJson } from './request-guards.js';
-import { openRunLog } from './run-log.js';
+import { openRunLog, resumableRun, scheduleExpiry } from './run-log.js';
 import { sseResponse } from './sse.js';
 import { storeOf } from './store-of.js';
+import { startSweeper } from './sweeper.js';
 
 export const MAX_RUN_BODY_BYTES = 12 * 1024 * 1024;
 
@@ -35,6 +36,7 @@ export async function handleRun(request: Request, signal: AbortSignal, deps: Rou
     // A place among the instance's live runs before anything is written or sent (docs/protocol.md §1.4).
     leave = deps.liveStreams.enter();
     const store = storeOf(deps, request);
+    startSweeper(deps);
     // Guidance steers the live pipeline without taking the thread (docs/protocol.md §6.13).
     if (runRequest.iacCode.activeGuidance === true) return await guidanceResponse(signal, runRequest, store, deps, logger, language, leave);
     const admitted = await admit(store, runRequest, () => ({
@@ -66,15 +68,21 @@ export async function handleRun(request: Request, signal: AbortSignal, deps: Rou
           start: { kind: 'run', runId: runRequest.runId },
           logger: runLogger,
         });
-        log.join({ push: send, end: () => undefined });
+        const caller = { push: send, end: () => undefined };
+        log.join(caller);
+        const resumable = resumableRun(log, store, config.detachGraceMs ?? 0);
+        // A resumable run counts its readers (docs/protocol.md §6.15); otherwise the caller reads to the
+        // end — a client cut off by a shutdown still gets the terminal event (§6.8).
+        if (resumable.graceMs > 0) runSignal.addEventListener('abort', () => log.leave(caller), { once: true });
         try {
-          await runAdmitted(runDeps, { request: runRequest, language, thread, orphanTaskId: admitted.orphanTaskId, signal: runSignal }, (event, textCursor) => {
+          await runAdmitted(runDeps, { request: runRequest, language, thread, orphanTaskId: admitted.orphanTaskId, signal: runSignal, resumable }, (event, textCursor) => {
             log.emit(event, textCursor);
             // A RUN_ERROR is logged at warn, with its cause, where the run creates it (lib/core/run/run-session.ts).
             if (event.type === 'RUN_FINISHED') runLogger.info('run ended', { event: event.type, outcome: event.outcome?.type });
           });
         } finally {
           await deps.liveLogs.close(thread.executionId, log);
+          await scheduleExpiry(store, runRequest.threadId, thread.executionId, deps.clock, runLogger);
           release();
         }
       },

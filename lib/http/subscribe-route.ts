@@ -1,23 +1,36 @@
 /**
- * `POST /extensions/iac-code/v1/executions/{executionId}/subscribe` (docs/protocol.md §6.14):
- * bearer, JSON, a 64 KiB body `{threadId, runId, rosInvocationId}`; 400 / 404 / 409 / 503 with the
- * JSON envelope before the stream, then a read-only observation of the execution as SSE, with
- * heartbeats as on `POST /`.
+ * `POST /extensions/iac-code/v1/executions/{executionId}/subscribe` (docs/protocol.md §6.14, §6.15):
+ * bearer, JSON, a 64 KiB body `{threadId, runId, rosInvocationId, afterSequence?}` and an optional
+ * `Last-Event-ID`; 400 / 404 / 409 / 503 with the JSON envelope before the stream, then the
+ * execution's events as SSE, with heartbeats as on `POST /`: from the journal and the run's live
+ * producer after the reader's position (or the current run from its start), taking the run over
+ * when its producer is gone — or, for a run the journal does not hold, a read-only observation from
+ * the kernel's snapshot.
  */
 import { randomUUID } from 'node:crypto';
 import { languageFromAcceptLanguage } from '../core/i18n/language.js';
-import { admitObservation } from '../core/observe/observable.js';
+import type { EventLog } from '../core/journal/event-log.js';
 import { parseObservationRequest } from '../core/observe/observation-request.js';
 import { observeExecution } from '../core/observe/observe-execution.js';
-import type { Logger } from '../core/ports.js';
+import type { Logger, ThreadStore } from '../core/ports.js';
+import { admitReattach } from '../core/reattach/admit-reattach.js';
+import { followExecution } from '../core/reattach/follow-execution.js';
+import { requestedPosition } from '../core/reattach/requested-position.js';
+import { takeOver } from '../core/reattach/takeover.js';
+import { readThread } from '../core/thread/compare-and-swap.js';
 import type { RouteDeps } from './app.js';
 import { rejectionResponse } from './rejection-log.js';
 import { readProtectedJson } from './request-guards.js';
-import { unjournaledLog } from './run-log.js';
-import { sseResponse } from './sse.js';
+import { openRunLog, resumableRun, scheduleExpiry, unjournaledLog } from './run-log.js';
+import { type SendRecords, sseResponse } from './sse.js';
 import { storeOf } from './store-of.js';
+import { startSweeper } from './sweeper.js';
 
 export const MAX_SUBSCRIBE_BODY_BYTES = 64 * 1024;
+/** How often a reader of a run streaming on another instance reads its journal and thread again. */
+const POLL_MS = 500;
+/** How long a run's end may take to reach its journal after its thread says it ended. */
+const END_WAIT_MS = 10_000;
 
 /** `signal`: the request's abort signal as the shell gave it (App.fetch), which the live stream follows. */
 export async function handleSubscribe(request: Request, signal: AbortSignal, executionId: string, deps: RouteDeps, logger: Logger): Promise<Response> {
@@ -26,25 +39,42 @@ export async function handleSubscribe(request: Request, signal: AbortSignal, exe
   try {
     const body = await readProtectedJson(request, deps.config, { limit: MAX_SUBSCRIBE_BODY_BYTES, tooLarge: 'subscribeTooLarge' });
     const observed = parseObservationRequest(body, executionId);
+    const position = requestedPosition(request.headers.get('last-event-id'), observed.afterSequence, executionId);
     // An observation is a live stream too: it holds a place until it ends (docs/protocol.md §1.4).
     leave = deps.liveStreams.enter();
     const store = storeOf(deps, request);
-    const observation = await admitObservation(store, observed);
+    startSweeper(deps);
+    const reattach = await admitReattach(store, observed, position, deps.liveLogs.of(executionId)?.epoch);
     const observeLogger = logger.child({ threadId: observed.threadId, runId: observed.runId, executionId, observer: true });
-    observeLogger.info('observation admitted', { taskId: observation.taskId });
-    const observerDeps = { kernel: deps.kernel, store, clock: deps.clock, newId: () => randomUUID().replace(/-/g, ''), logger: observeLogger };
     const release = leave;
+    if (reattach.kind === 'snapshot') {
+      const { observation } = reattach;
+      observeLogger.info('observation admitted', { taskId: observation.taskId });
+      const observerDeps = { kernel: deps.kernel, store, clock: deps.clock, newId: () => randomUUID().replace(/-/g, ''), logger: observeLogger };
+      return sseResponse(
+        async (send, streamSignal) => {
+          // The kernel's snapshot is no part of the journal's order: ids of epoch 0 (docs/protocol.md §6.15).
+          const log = unjournaledLog(executionId, observeLogger);
+          log.join({ push: send, end: () => undefined });
+          try {
+            await observeExecution(observerDeps, { observation, language, signal: streamSignal }, (event) => {
+              log.emit(event, 0);
+              if (event.type === 'RUN_FINISHED') observeLogger.info('observation ended', { event: event.type, outcome: event.outcome?.type });
+            });
+          } finally {
+            await log.close();
+            release();
+          }
+        },
+        { heartbeatMs: deps.config.heartbeatMs, logger: observeLogger, requestSignal: signal },
+      );
+    }
+    observeLogger.info('reattach admitted', { position: position ?? null });
     return sseResponse(
-      async (send, runSignal) => {
-        const log = unjournaledLog(executionId, observeLogger);
-        log.join({ push: send, end: () => undefined });
+      async (send, streamSignal) => {
         try {
-          await observeExecution(observerDeps, { observation, language, signal: runSignal }, (event) => {
-            log.emit(event, 0);
-            if (event.type === 'RUN_FINISHED') observeLogger.info('observation ended', { event: event.type, outcome: event.outcome?.type });
-          });
+          await follow(deps, store, { threadId: observed.threadId, executionId, language, batches: reattach.batches, position }, send, streamSignal, observeLogger);
         } finally {
-          await log.close();
           release();
         }
       },
@@ -54,4 +84,52 @@ export async function handleSubscribe(request: Request, signal: AbortSignal, exe
     leave?.();
     return rejectionResponse(error, logger, 'subscribe rejected', language);
   }
+}
+
+interface FollowRequest {
+  threadId: string;
+  executionId: string;
+  language: Parameters<typeof takeOver>[1]['language'];
+  batches: Parameters<typeof followExecution>[1]['batches'];
+  position: Parameters<typeof followExecution>[1]['position'];
+}
+
+async function follow(deps: RouteDeps, store: ThreadStore, target: FollowRequest, send: SendRecords, signal: AbortSignal, logger: Logger): Promise<void> {
+  const { config } = deps;
+  const journal = store.journal;
+  if (!journal) return;
+  const newId = () => randomUUID().replace(/-/g, '');
+  await followExecution(
+    {
+      journal,
+      localLog: (executionId) => deps.liveLogs.of(executionId),
+      readThread: async () => (await readThread(store, target.threadId)).document,
+      takeOver: () =>
+        takeOver(
+          {
+            kernel: deps.kernel,
+            clock: deps.clock,
+            newId,
+            logger,
+            leaseTtlMs: config.leaseTtlMs,
+            leaseRenewMs: config.leaseRenewMs,
+            store,
+            openLog: (options) => openRunLog(deps.liveLogs, { ...options, logger }),
+            closeLog: async (log: EventLog) => {
+              await deps.liveLogs.close(target.executionId, log);
+              await scheduleExpiry(store, target.threadId, target.executionId, deps.clock, logger);
+            },
+            resumable: (log) => resumableRun(log, store, config.detachGraceMs ?? 0),
+          },
+          { threadId: target.threadId, executionId: target.executionId, language: target.language, signal },
+        ),
+      clock: deps.clock,
+      pollMs: POLL_MS,
+      endWaitMs: END_WAIT_MS,
+      logger,
+    },
+    { threadId: target.threadId, executionId: target.executionId, position: target.position, batches: target.batches },
+    send,
+    signal,
+  );
 }

@@ -1,7 +1,7 @@
 /** Streams as the soak drives them: one run (and the resumes its interrupts call for), read to its end. */
 import { once } from 'node:events';
 import { connect } from 'node:net';
-import { DELTA_OWNERS } from '../../lib/http/delta-merge.js';
+import { DELTA_OWNERS } from '../../lib/core/journal/event-log.js';
 import { parseSseEvents } from '../support/sse-events.js';
 
 let counter = 0;

@@ -140,8 +140,12 @@ async function withKernel(test: (kernel: A2AEmulator, stateDir: string) => Promi
 }
 
 describe('npm start on SIGTERM', () => {
-  /** Short deadlines: the live run is aborted at once, and its clean-up has all the time it needs. */
-  const SHUTDOWN = { IAC_CODE_AGUI_SHUTDOWN_DRAIN_MS: '100', IAC_CODE_AGUI_SHUTDOWN_CLEANUP_MS: '15000' };
+  /**
+   * Short deadlines: the live run is aborted at once, and its clean-up has all the time it needs. No
+   * detach grace (npm start's own is a minute): the seed's rule, a stopping instance cancels its runs
+   * (docs/protocol.md §6.8); with a grace it hands them over (test/integration/reattach-grace.test.ts).
+   */
+  const SHUTDOWN = { IAC_CODE_AGUI_SHUTDOWN_DRAIN_MS: '100', IAC_CODE_AGUI_SHUTDOWN_CLEANUP_MS: '15000', IAC_CODE_AGUI_DETACH_GRACE_MS: '0' };
   const running: AdapterProcess[] = [];
 
   afterEach(async () => {

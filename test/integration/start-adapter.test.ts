@@ -30,7 +30,8 @@ describe('startAdapter', () => {
   it('locally: starts the emulator the configuration calls for; on SIGTERM drains, cancels the live run, then closes the emulator, then exits 0', async () => {
     const { record, start } = recordingEmulators();
     const { adapter, logs, signals, exitCode } = await startInProcessAdapter(
-      { IAC_CODE_AGUI_A2A_TOKEN: 'kernel-token', IAC_CODE_AGUI_SHUTDOWN_DRAIN_MS: '50', IAC_CODE_AGUI_SHUTDOWN_CLEANUP_MS: '15000' },
+      // No detach grace: a stopping instance cancels its runs, as the seed's rule has it (docs/protocol.md §6.8).
+      { IAC_CODE_AGUI_A2A_TOKEN: 'kernel-token', IAC_CODE_AGUI_SHUTDOWN_DRAIN_MS: '50', IAC_CODE_AGUI_SHUTDOWN_CLEANUP_MS: '15000', IAC_CODE_AGUI_DETACH_GRACE_MS: '0' },
       start,
     );
     expect(adapter).toBeDefined();

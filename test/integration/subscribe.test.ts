@@ -1,8 +1,11 @@
 /**
- * Observing an execution through the subscribe route (docs/protocol.md §6.14) over real sockets
- * against the A2A emulator: an interrupted execution, a live run watched from other connections
- * while its owner streams, kernel-side endings, a broken subscription, identity violations,
- * heartbeats — every stream checked by the strict AG-UI oracle, and read-only throughout.
+ * Observing an execution from the kernel through the subscribe route (docs/protocol.md §6.14) over
+ * real sockets against the A2A emulator, on a store that keeps no event journal — a run from before
+ * the journal, or one whose journal expired, is observed this way (docs/protocol.md §6.15; the
+ * journal's readers are test/integration/reattach*.test.ts): an interrupted execution, a live run
+ * watched from other connections while its owner streams, kernel-side endings, a broken
+ * subscription, identity violations, heartbeats — every stream checked by the strict AG-UI oracle,
+ * and read-only throughout.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { A2AKernel } from '../../lib/core/ports.js';
@@ -17,7 +20,7 @@ import { type Stack, startStack } from '../support/stack.js';
 let stack: Stack;
 
 beforeAll(async () => {
-  stack = await startStack({ store: 'file', config: { heartbeatMs: 100 } });
+  stack = await startStack({ store: 'file', journal: false, config: { heartbeatMs: 100 } });
 });
 afterAll(async () => stack.close());
 
@@ -251,6 +254,7 @@ describe('observing when the kernel misbehaves', () => {
     let tamper = false;
     const foreign = await startStack({
       store: 'file',
+      journal: false,
       emulatorInstance: stack.emulator,
       wrapKernel: (kernel: A2AKernel): A2AKernel => ({
         ...kernel,

@@ -37,6 +37,21 @@ export interface StackOptions {
   storeFor?: (request: Request) => ThreadStore;
   /** Serve the web console at /console, as `npm start` does (authRequired follows the token). */
   console?: Omit<ConsoleSettings, 'authRequired'>;
+  /**
+   * false: the store keeps no event journal (a driver without one, or runs from before it): runs have
+   * ids but nothing to reattach to, and subscribe observes from the kernel (docs/protocol.md §6.15).
+   */
+  journal?: false;
+}
+
+/** The store without its journal (StackOptions.journal). */
+function withoutJournal(store: ThreadStore): ThreadStore {
+  return {
+    kind: store.kind,
+    load: (threadId) => store.load(threadId),
+    save: (threadId, document, expected) => store.save(threadId, document, expected),
+    ...(store.cached ? { cached: (threadId: string) => store.cached?.(threadId) } : {}),
+  };
 }
 
 /** One console build per test process: the app under test is the same for every stack. */
@@ -67,6 +82,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   } else {
     store = new MemoryThreadStore();
   }
+  if (options.journal === false) store = withoutJournal(store);
   const logs: string[] = [];
   const logger = createLogger((line) => logs.push(line));
   const realKernel = new SdkA2AKernel({ url: options.kernelUrl ?? emulator.url, token: secretFrom(options.kernelToken) });
@@ -83,6 +99,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       ...config,
     },
     storeFor: options.storeFor ?? (() => store),
+    backgroundStore: () => store,
     storeKind: store.kind,
     kernel,
     images: new SharpImageCodec(),

@@ -76,7 +76,7 @@ describe('deciding an observation', () => {
     expect(codeOf(() => decideObservation(document(), request({ runId: 'run-9' })))).toBe('OBSERVATION_IDENTITY_CHANGED');
   });
 
-  it('refuses a body with missing, empty or unknown fields, naming each, and ignores afterSequence', () => {
+  it('refuses a body with missing, empty or unknown fields, naming each, and keeps afterSequence for the position it may name', () => {
     const error = (() => {
       try {
         parseObservationRequest({ threadId: '', afterSequence: 'anything', other: 1 }, 'exec-1');
@@ -89,6 +89,7 @@ describe('deciding an observation', () => {
     expect(error.details?.map((detail) => detail.path).sort()).toEqual(['other', 'rosInvocationId', 'runId', 'threadId']);
     expect(parseObservationRequest({ threadId: 't', runId: 'r', rosInvocationId: 'i', afterSequence: 7 }, 'e')).toEqual({
       executionId: 'e',
+      afterSequence: 7,
       threadId: 't',
       runId: 'r',
       rosInvocationId: 'i',

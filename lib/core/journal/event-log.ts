@@ -54,7 +54,7 @@ export interface EventLogOptions {
 }
 
 /** The fields whose value names what a mergeable delta belongs to (docs/protocol.md §4.1). */
-const DELTA_OWNERS: Readonly<Record<string, 'messageId' | 'toolCallId'>> = {
+export const DELTA_OWNERS: Readonly<Record<string, 'messageId' | 'toolCallId'>> = {
   TEXT_MESSAGE_CONTENT: 'messageId',
   REASONING_MESSAGE_CONTENT: 'messageId',
   TOOL_CALL_ARGS: 'toolCallId',
@@ -89,6 +89,8 @@ export class EventLog {
   private ended: Promise<void> | undefined;
   /** Every reader has been ended: a reader that joins now is ended at once. */
   private finished = false;
+  /** Told how many readers the log has after each join and leave (the run's presence, docs/protocol.md §6.15). */
+  onReaders: ((count: number) => void) | undefined;
 
   constructor(private readonly options: EventLogOptions) {
     this.tag = executionTag(options.executionId);
@@ -131,11 +133,27 @@ export class EventLog {
     const records = index < 0 ? [] : this.released.slice(index);
     if (this.finished) return { records, more: false };
     this.readers.add(reader);
+    this.onReaders?.(this.readers.size);
     return { records, more: true };
   }
 
   leave(reader: LogReader): void {
-    this.readers.delete(reader);
+    if (this.readers.delete(reader)) this.onReaders?.(this.readers.size);
+  }
+
+  get readerCount(): number {
+    return this.readers.size;
+  }
+
+  /** The epoch's start, as its first batch says it. */
+  get start(): EpochStart {
+    return this.options.start;
+  }
+
+  /** Writes what is placed so far now (a run handing over to another instance). */
+  async flush(): Promise<void> {
+    this.placeBurst();
+    await this.write(true);
   }
 
   /** Writes the epoch's start now (a takeover's fork point must be durable before anything it says). */
@@ -179,9 +197,7 @@ export class EventLog {
     let mustWrite = false;
     for (const { event, k } of items) {
       this.seq += 1;
-      const position = { epoch: this.options.epoch, seq: this.seq, k };
-      const id = eventId(this.tag, position);
-      const record: LogRecord = { position, id, event, sse: `id: ${id}\ndata: ${JSON.stringify(event)}\n\n` };
+      const record = recordOf(this.tag, { epoch: this.options.epoch, seq: this.seq, k }, event);
       this.outbox.push(record);
       if (!this.broken) {
         this.unwritten.push({ seq: this.seq, k, event });
@@ -270,6 +286,13 @@ export class EventLog {
     for (const record of records) this.released.push(record);
     for (const reader of this.readers) reader.push(records);
   }
+}
+
+/** An event at its position, with its SSE record encoded once for every reader (docs/protocol.md §4.1). */
+export function recordOf(tag: string, at: Position, event: AguiEvent): LogRecord {
+  const position = { epoch: at.epoch, seq: at.seq, k: at.k };
+  const id = eventId(tag, position);
+  return { position, id, event, sse: `id: ${id}\ndata: ${JSON.stringify(event)}\n\n` };
 }
 
 function deltaOf(event: AguiEvent): string {

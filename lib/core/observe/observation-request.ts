@@ -1,8 +1,8 @@
 /**
  * The body of `POST …/executions/{executionId}/subscribe` (docs/protocol.md §6.14): exactly
  * `threadId`, `runId` and `rosInvocationId` as non-empty strings, plus an optional
- * `afterSequence` of any type that is accepted and ignored (the peer's clients send it; the
- * adapter always starts from the kernel's snapshot). Any other key is refused.
+ * `afterSequence` of any type — an event id when it is a string (docs/protocol.md §6.15), ignored
+ * otherwise, as the peer's clients send it. Any other key is refused.
  */
 import * as z from 'zod/mini';
 import { AdapterError } from '../errors.js';
@@ -24,12 +24,14 @@ export interface ObservationRequest {
   threadId: string;
   runId: string;
   rosInvocationId: string;
+  /** As sent (lib/core/reattach/requested-position.ts reads it). */
+  afterSequence: unknown;
 }
 
 /** 400 INVALID_INPUT naming every failing field (docs/protocol.md §2.2). */
 export function parseObservationRequest(body: unknown, executionId: string): ObservationRequest {
   const parsed = observationBodySchema.safeParse(body);
   if (!parsed.success) throw new AdapterError('INVALID_INPUT', 'invalidSubscribeBody', fieldIssues(parsed.error));
-  const { threadId, runId, rosInvocationId } = parsed.data;
-  return { executionId, threadId, runId, rosInvocationId };
+  const { threadId, runId, rosInvocationId, afterSequence } = parsed.data;
+  return { executionId, threadId, runId, rosInvocationId, afterSequence };
 }

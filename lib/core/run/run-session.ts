@@ -76,6 +76,11 @@ export class RunSession {
     for (const event of events) this.emit(event);
   }
 
+  /** The run's session event is already out (a takeover of a run that emitted it, docs/protocol.md §6.15). */
+  sessionAlreadyEmitted(): void {
+    this.sessionEmitted = true;
+  }
+
   /** `iac-code.session.v1`, exactly once per run (docs/protocol.md §4.9). */
   emitSessionOnce(): void {
     if (this.sessionEmitted) return;

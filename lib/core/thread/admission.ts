@@ -63,7 +63,8 @@ export function admitRun(stored: ThreadDocument | undefined, request: RunRequest
     throw new AdapterError(previousDigest === request.digest ? 'DUPLICATE_RUN_ID' : 'RUN_ID_CONFLICT', 'runIdUsed');
   }
   const holder = stored.activeRun;
-  if (holder && holder.expiresAt > context.now) throw new AdapterError('THREAD_BUSY', 'threadBusy');
+  // A detached run is live until its grace is over, even once its producer stopped renewing (docs/protocol.md §6.15).
+  if (holder && (holder.expiresAt > context.now || (holder.detachedUntil ?? 0) > context.now)) throw new AdapterError('THREAD_BUSY', 'threadBusy');
   if (stored.cwd !== request.cwd || stored.userId !== userId) {
     throw new AdapterError('THREAD_BINDING_CONFLICT', 'threadBindingConflict');
   }

@@ -4,6 +4,7 @@
  */
 import { agentText, type InboundItem } from '../a2a/inbound.js';
 import type { JsonObject } from '../a2a/wire-types.js';
+import type { OpenSpans } from '../journal/open-spans.js';
 import { type AguiEvent, CUSTOM_ARTIFACT, type MakeEvent } from './events.js';
 import { envelopesOf } from './pipeline/envelope.js';
 import { PipelineLane } from './pipeline/pipeline-lane.js';
@@ -91,6 +92,14 @@ export class RunTranslator {
     this.text = new TextLane(seed.make, seed.runId, seed.newId, seed.textDigests);
     this.tools = new ToolLane(seed.make, seed.newId);
     this.pipeline = new PipelineLane(seed.make, this.tools, this.usage, { threadId: seed.threadId, cursor: seed.pipelineSequence, openSteps: seed.pipelineOpenSteps });
+  }
+
+  /** Continues a run whose events another producer emitted, up to `textCursor` (docs/protocol.md §6.15 "Takeover"). */
+  restore(spans: OpenSpans, textCursor: number): void {
+    this.text.restore({ messageId: spans.textMessageId, reasoningId: spans.reasoningId, emittedText: spans.agentTextEmitted });
+    this.tools.restore({ started: spans.toolsStarted, open: spans.toolsOpen, resulted: spans.toolsResulted });
+    this.pipeline.restore({ text: spans.pipelineText, reasoning: spans.pipelineReasoning, steps: spans.steps });
+    this.textCursor = Math.max(this.textCursor, textCursor);
   }
 
   /** STEP_STARTED for the steps a previous run of this execution left active (docs/protocol.md §8.4). */

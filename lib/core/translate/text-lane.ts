@@ -29,6 +29,13 @@ export class TextLane {
     return this.openMessageId;
   }
 
+  /** Continues a run whose events another producer emitted (docs/protocol.md §6.15 "Takeover"). */
+  restore(open: { messageId: string | undefined; reasoningId: string | undefined; emittedText: boolean }): void {
+    this.openMessageId = open.messageId;
+    this.reasoningId = open.reasoningId;
+    this.emittedText = open.emittedText;
+  }
+
   text(messageId: string | undefined, text: string, isFinal: boolean): AguiEvent[] {
     // The final status repeats the whole answer; it only counts when nothing was streamed (docs/protocol.md §4.5).
     if (isFinal && this.emittedText) return [];

@@ -15,6 +15,13 @@ export class ToolLane {
     private readonly newId: () => string,
   ) {}
 
+  /** Continues a run whose events another producer emitted (docs/protocol.md §6.15 "Takeover"). */
+  restore(spans: { started: readonly string[]; open: readonly string[]; resulted: readonly string[] }): void {
+    for (const id of spans.started) this.started.add(id);
+    for (const id of spans.open) this.open.add(id);
+    for (const id of spans.resulted) this.resulted.add(id);
+  }
+
   /** `parentMessageId` is the text message open when the tool starts, if any. */
   apply(tool: JsonObject, parentMessageId: string | undefined): AguiEvent[] {
     const status = tool['status'];

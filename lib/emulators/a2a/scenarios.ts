@@ -122,6 +122,16 @@ const longRunning: Scenario = async (script) => {
   script.finish('INPUT_REQUIRED');
 };
 
+/** A minute-long turn's shape in 1.5 s: 60 numbered deltas 25 ms apart, then the turn ends (reattach tests, docs/protocol.md §6.15). */
+const steps: Scenario = async (script) => {
+  script.task('SUBMITTED');
+  for (let i = 1; i <= 60; i += 1) {
+    script.text(`step ${i}. `);
+    await script.pause(25);
+  }
+  script.finish('INPUT_REQUIRED');
+};
+
 /** The stream ends while the task is still WORKING (the adapter must fail the run). */
 const workingEnd: Scenario = async (script) => {
   script.task('WORKING');
@@ -145,6 +155,7 @@ export const SCENARIOS: Record<string, Scenario> = {
   'fatal-error': fatalError,
   silence,
   long: longRunning,
+  steps,
   'working-end': workingEnd,
   'late-session': lateSession,
 };

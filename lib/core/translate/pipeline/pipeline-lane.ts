@@ -50,6 +50,13 @@ export class PipelineLane {
     this.pipelineRunId = `pipeline-${seed.threadId}`;
   }
 
+  /** Continues a run whose events another producer emitted (docs/protocol.md §6.15 "Takeover"); steps by name. */
+  restore(spans: { text: readonly string[]; reasoning: readonly string[]; steps: readonly string[] }): void {
+    for (const id of spans.text) this.openText.add(id);
+    for (const id of spans.reasoning) this.openReasoning.add(id);
+    for (const name of spans.steps) this.startedInRun.add(name.startsWith('candidate:') ? name : `step:${name}`);
+  }
+
   /** STEP_STARTED for every step a previous run left active, sorted by key (docs/protocol.md §8.4). */
   reopenSteps(): AguiEvent[] {
     return [...this.durable].sort().flatMap((key) => this.start(key));

@@ -1,0 +1,108 @@
+/**
+ * What a run left open, read from the events it emitted (docs/protocol.md §6.15 "Takeover"): a
+ * takeover continues the run with a translator that knows them, so that it never opens a span twice
+ * and closes every one at the end, as the run would have (docs/protocol.md §4.3).
+ */
+import { type AguiEvent, CUSTOM_SESSION, type MakeEvent } from '../translate/events.js';
+
+const PIPELINE_TEXT = /^pipeline-message:/;
+const PIPELINE_REASONING = /^reasoning-pipeline-message:/;
+
+export interface OpenSpans {
+  /** The agent text message left open, if any. */
+  textMessageId: string | undefined;
+  /** Agent text was emitted in the run (a final answer repeating it is then ignored). */
+  agentTextEmitted: boolean;
+  /** The agent reasoning left open, if any. */
+  reasoningId: string | undefined;
+  toolsStarted: string[];
+  toolsOpen: string[];
+  toolsResulted: string[];
+  pipelineText: string[];
+  pipelineReasoning: string[];
+  /** Step names started in the run and not finished. */
+  steps: string[];
+  sessionEmitted: boolean;
+}
+
+/** The spans `events` (one run's, in order) leave open. */
+export function openSpans(events: readonly AguiEvent[]): OpenSpans {
+  const text = new Set<string>();
+  const reasoning = new Set<string>();
+  const started = new Set<string>();
+  const open = new Set<string>();
+  const resulted = new Set<string>();
+  const steps = new Set<string>();
+  let agentTextEmitted = false;
+  let sessionEmitted = false;
+  for (const event of events) {
+    switch (event.type) {
+      case 'TEXT_MESSAGE_START':
+        text.add(event.messageId);
+        break;
+      case 'TEXT_MESSAGE_CONTENT':
+        if (!PIPELINE_TEXT.test(event.messageId)) agentTextEmitted = true;
+        break;
+      case 'TEXT_MESSAGE_END':
+        text.delete(event.messageId);
+        break;
+      case 'REASONING_START':
+        reasoning.add(event.messageId);
+        break;
+      case 'REASONING_END':
+        reasoning.delete(event.messageId);
+        break;
+      case 'TOOL_CALL_START':
+        started.add(event.toolCallId);
+        open.add(event.toolCallId);
+        break;
+      case 'TOOL_CALL_END':
+        open.delete(event.toolCallId);
+        break;
+      case 'TOOL_CALL_RESULT':
+        resulted.add(event.toolCallId);
+        open.delete(event.toolCallId);
+        break;
+      case 'STEP_STARTED':
+        steps.add(event.stepName);
+        break;
+      case 'STEP_FINISHED':
+        steps.delete(event.stepName);
+        break;
+      case 'CUSTOM':
+        if (event.name === CUSTOM_SESSION) sessionEmitted = true;
+        break;
+      default:
+    }
+  }
+  const agentText = [...text].filter((id) => !PIPELINE_TEXT.test(id));
+  const agentReasoning = [...reasoning].filter((id) => !PIPELINE_REASONING.test(id));
+  return {
+    textMessageId: agentText.at(-1),
+    agentTextEmitted,
+    reasoningId: agentReasoning.at(-1),
+    toolsStarted: [...started],
+    toolsOpen: [...open],
+    toolsResulted: [...resulted],
+    pipelineText: [...text].filter((id) => PIPELINE_TEXT.test(id)),
+    pipelineReasoning: [...reasoning].filter((id) => PIPELINE_REASONING.test(id)),
+    steps: [...steps],
+    sessionEmitted,
+  };
+}
+
+/**
+ * The events that close what `spans` leaves open, in the order a run closes them (docs/protocol.md
+ * §4.3): reasoning, tool calls, text, steps — for a run whose producer is gone and that is ended by
+ * someone else (lib/core/reattach/sweeper.ts).
+ */
+export function closingEvents(spans: OpenSpans, make: MakeEvent): AguiEvent[] {
+  const reasoning = [...(spans.reasoningId ? [spans.reasoningId] : []), ...spans.pipelineReasoning];
+  const text = [...(spans.textMessageId ? [spans.textMessageId] : []), ...spans.pipelineText];
+  return [
+    ...reasoning.flatMap((id) => [make('REASONING_MESSAGE_END', { messageId: id }), make('REASONING_END', { messageId: id })]),
+    ...spans.toolsOpen.map((id) => make('TOOL_CALL_END', { toolCallId: id })),
+    ...text.map((id) => make('TEXT_MESSAGE_END', { messageId: id })),
+    ...[...spans.steps].sort().map((name) => make('STEP_FINISHED', { stepName: name })),
+  ];
+}

@@ -1,0 +1,175 @@
+/**
+ * A reader of an execution's events from a position (docs/protocol.md §6.15): what the journal has
+ * after it, then what follows live — from the producer's own log when the run streams on this
+ * instance, by polling the journal when it streams elsewhere, and by taking the run over when its
+ * producer is gone (detached, or its lease expired unrenewed). The reader ends once it has delivered
+ * the end of the newest run and nothing of the execution is live.
+ */
+import { errorFields } from '../error-fields.js';
+import type { EpochStart, JournalBatch } from '../journal/batch.js';
+import { type Canonical, type CanonicalEntry, canonicalOrder, continuationAfter, skipText, withLiveEpoch } from '../journal/canonical.js';
+import { type EventLog, type LogRecord, recordOf } from '../journal/event-log.js';
+import { batchKeyOf } from '../journal/journal-names.js';
+import { comparePositions, executionTag, type Position } from '../journal/position.js';
+import type { BatchKey, EventJournal, Logger } from '../ports.js';
+import { runToTakeOver } from '../thread/detach-transitions.js';
+import type { ThreadDocument } from '../thread/document.js';
+
+export interface FollowDeps {
+  journal: EventJournal;
+  /** The log of the run this instance produces for the execution, if any. */
+  localLog: (executionId: string) => EventLog | undefined;
+  /** The thread document as stored now (undefined: gone). */
+  readThread: () => Promise<ThreadDocument | undefined>;
+  /** Takes the live run over (takeover.ts); resolves with this instance's log, undefined when someone else did or it ended. */
+  takeOver: () => Promise<EventLog | undefined>;
+  clock: () => number;
+  /** How often the journal and the document are read again while the run streams elsewhere. */
+  pollMs: number;
+  /** How long a run's end may take to appear in the journal after the document says it ended. */
+  endWaitMs: number;
+  logger: Logger;
+}
+
+export interface FollowTarget {
+  threadId: string;
+  executionId: string;
+  /** Undefined: the current run from its first event. */
+  position: Position | undefined;
+  /** The batches already read (the route reads them to answer an expired position before the stream). */
+  batches: JournalBatch[];
+}
+
+const TERMINAL = new Set(['RUN_FINISHED', 'RUN_ERROR']);
+
+export async function followExecution(deps: FollowDeps, target: FollowTarget, send: (records: readonly LogRecord[]) => void, signal: AbortSignal): Promise<void> {
+  const tag = executionTag(target.executionId);
+  const batches = [...target.batches];
+  let lastKey: BatchKey | undefined = batches.length > 0 ? batchKeyOf(batches.at(-1) as JournalBatch) : undefined;
+  let delivered = target.position;
+  let fromRunStart = delivered === undefined;
+  let branch: { epoch: number; k: number } | undefined;
+  let endSeenAt: number | undefined;
+
+  const deliver = (entries: readonly CanonicalEntry[]): void => {
+    const fresh = entries.filter((entry) => (delivered === undefined || comparePositions(entry, delivered) > 0) && !skipText(branch, entry));
+    if (fresh.length === 0) return;
+    delivered = fresh.at(-1);
+    send(fresh.map((entry) => recordOf(tag, entry, entry.event)));
+  };
+
+  while (!signal.aborted) {
+    const document = await deps.readThread();
+    const local = deps.localLog(target.executionId);
+    // A log here whose epoch a takeover elsewhere has passed is a producer that has not noticed yet: not joined.
+    if (local && document?.execution.executionId === target.executionId && (document.execution.journalEpoch ?? 0) === local.epoch) {
+      await followLocal(local, canonicalOrder(batches));
+      return;
+    }
+    const view = continuationAfter(canonicalOrder(batches), fromRunStart ? undefined : delivered);
+    fromRunStart = false;
+    if (view.kind === 'expired') {
+      deps.logger.warn('the journal no longer holds what this reader needs');
+      return;
+    }
+    if (view.kind === 'entries') {
+      branch ??= view.branch;
+      deliver(view.entries);
+    }
+    if (endedHere(document, target.executionId, batches)) return;
+    const live = document?.activeRun && document.execution.executionId === target.executionId;
+    if (live && runToTakeOver(document, target.executionId, deps.clock())) {
+      const log = await deps.takeOver().catch((error: unknown) => {
+        deps.logger.warn('could not take the run over', { error: errorFields(error) });
+        return undefined;
+      });
+      if (log) {
+        await followLocal(log, canonicalOrder(await readAll()));
+        return;
+      }
+    }
+    if (!live) {
+      // The run ended: its end is journaled before it is announced, so it appears shortly.
+      endSeenAt ??= deps.clock();
+      if (deps.clock() - endSeenAt > deps.endWaitMs) {
+        deps.logger.warn('the run ended but its end is not in its journal');
+        return;
+      }
+    }
+    await sleep(deps.pollMs, signal);
+    const more = await deps.journal.read(target.threadId, target.executionId, lastKey);
+    batches.push(...more);
+    if (more.length > 0) lastKey = batchKeyOf(more.at(-1) as JournalBatch);
+  }
+
+  async function readAll(): Promise<JournalBatch[]> {
+    const all = await deps.journal.read(target.threadId, target.executionId);
+    batches.splice(0, batches.length, ...all);
+    return all;
+  }
+
+  /**
+   * Joins the producer's log on this instance: the journal for earlier epochs, the log's own records
+   * for its epoch (released, journaled or not), then every later release, until the log ends.
+   */
+  async function followLocal(log: EventLog, journaled: Canonical): Promise<void> {
+    let ended = false;
+    let wake: () => void = () => undefined;
+    const reader = {
+      push: (records: readonly LogRecord[]) => deliver(records.map(entryOf)),
+      end: () => {
+        ended = true;
+        wake();
+      },
+    };
+    const joined = log.join(reader, { epoch: log.epoch, seq: 0, k: 0 });
+    try {
+      const view = continuationAfter(withLiveEpoch(journaled, log.epoch, joined.records.map(entryOf), log.start as EpochStart), fromRunStart ? undefined : delivered);
+      fromRunStart = false;
+      if (view.kind === 'entries') {
+        branch ??= view.branch;
+        deliver(view.entries);
+      }
+      if (!joined.more) return;
+      await new Promise<void>((resolve) => {
+        const done = (): void => {
+          signal.removeEventListener('abort', done);
+          resolve();
+        };
+        wake = done;
+        signal.addEventListener('abort', done, { once: true });
+        if (ended || signal.aborted) done();
+      });
+    } finally {
+      log.leave(reader);
+    }
+  }
+}
+
+function entryOf(record: LogRecord): CanonicalEntry {
+  return { ...record.position, event: record.event };
+}
+
+/**
+ * Nothing of the execution is live and the journal holds the end of its newest run: the reader has
+ * everything (delivered or filtered).
+ */
+function endedHere(document: ThreadDocument | undefined, executionId: string, batches: readonly JournalBatch[]): boolean {
+  if (document?.activeRun && document.execution.executionId === executionId) return false;
+  const entries = canonicalOrder(batches).entries;
+  const last = entries.at(-1);
+  return last === undefined || TERMINAL.has(last.event.type);
+}
+
+/** Waits `ms`, or less when the reader leaves; leaves no listener behind. */
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}

@@ -1,0 +1,96 @@
+/**
+ * A reader takes a live run over from a producer that is gone (docs/protocol.md §6.15
+ * "Takeover"): the run was detached, or its lease expired unrenewed — its instance was frozen,
+ * stopped or killed — while its task goes on in the kernel. The reader's instance becomes the run's
+ * producer: a new lease and producer epoch in one compare-and-swap, the epoch's fork point in the
+ * journal before anything is said, then the run goes on exactly as a run does (identities,
+ * interrupts committed before announced, its end, its lease renewed, the disconnect or detach rule
+ * when its reader leaves) — its events placed in a new event log on this instance.
+ */
+import { errorFields } from '../error-fields.js';
+import type { Language } from '../i18n/catalogue.js';
+import { canonicalOrder } from '../journal/canonical.js';
+import type { EventLog, EventLogOptions } from '../journal/event-log.js';
+import { openSpans } from '../journal/open-spans.js';
+import type { ThreadStore } from '../ports.js';
+import type { RunRequest } from '../protocol/run-request.js';
+import { followRun, type Resumable } from '../run/run-lifecycle.js';
+import { type RunDeps, RunSession } from '../run/run-session.js';
+import { RunThread } from '../run/run-thread.js';
+import { compareAndSwap } from '../thread/compare-and-swap.js';
+import { runToTakeOver, takeOverRun } from '../thread/detach-transitions.js';
+import type { ThreadDocument } from '../thread/document.js';
+import { streamTakeover } from './stream-takeover.js';
+
+export interface TakeoverDeps extends RunDeps {
+  store: ThreadStore;
+  /** A new event log registered on this instance (lib/http/run-log.ts). */
+  openLog: (options: Omit<EventLogOptions, 'defer' | 'flushMs' | 'maxBytes' | 'logger'>) => EventLog;
+  /** Ends the log and forgets it; then the journal's expiry is scheduled. */
+  closeLog: (log: EventLog) => Promise<void>;
+  /** What the run needs to outlive its new reader (lib/http/run-log.ts `resumableRun`), given its log. */
+  resumable: (log: EventLog) => Resumable;
+}
+
+export interface TakeoverTarget {
+  threadId: string;
+  executionId: string;
+  language: Language;
+  /** The taking reader's signal: the run's caller from now on. */
+  signal: AbortSignal;
+}
+
+/** Resolves with the run's new log on this instance, or undefined when there was nothing to take (another reader took it, or it ended). */
+export async function takeOver(deps: TakeoverDeps, target: TakeoverTarget): Promise<EventLog | undefined> {
+  const leaseId = deps.newId();
+  const outcome = await compareAndSwap(deps.store, target.threadId, ({ document }) => {
+    if (!document || !runToTakeOver(document, target.executionId, deps.clock())) return { value: false };
+    return { write: takeOverRun(document, { leaseId, expiresAt: deps.clock() + deps.leaseTtlMs }), value: true };
+  });
+  const document = outcome.state.document;
+  if (!outcome.value || !document?.activeRun) return undefined;
+  const journal = deps.store.journal;
+  const order = canonicalOrder(journal ? await journal.read(target.threadId, target.executionId) : []);
+  const fork = order.entries.at(-1);
+  const runStart = order.entries.findLastIndex((entry) => entry.event.type === 'RUN_STARTED');
+  const spans = openSpans(order.entries.slice(Math.max(0, runStart)).map((entry) => entry.event));
+  const epoch = document.execution.journalEpoch ?? 0;
+  const runId = document.activeRun.runId;
+  const log = deps.openLog({
+    journal,
+    threadId: target.threadId,
+    executionId: target.executionId,
+    epoch,
+    start: { kind: 'takeover', runId, fromEpoch: fork?.epoch ?? epoch - 1, fromSeq: fork?.seq ?? 0 },
+  });
+  // The fork point is durable before the new epoch says anything (docs/protocol.md §6.15).
+  await log.open();
+  const logger = deps.logger.child({ threadId: target.threadId, runId, executionId: target.executionId, takeover: epoch });
+  logger.info('run taken over', { fromEpoch: fork?.epoch, fromSeq: fork?.seq });
+  const thread = new RunThread(deps.store, target.threadId, leaseId, target.executionId, document, outcome.state.revision);
+  const session = new RunSession({ ...deps, logger }, requestOf(document, runId), target.language, thread, (event, textCursor) => log.emit(event, textCursor));
+  session.translator.restore(spans, fork?.k ?? document.execution.textCursor ?? 0);
+  if (spans.sessionEmitted) session.sessionAlreadyEmitted();
+  void followRun(session, { signal: target.signal, resumable: deps.resumable(log) }, (signal) => streamTakeover(session, signal))
+    .catch((error: unknown) => logger.error('takeover failed unexpectedly', { error: errorFields(error) }))
+    .finally(() => deps.closeLog(log));
+  return log;
+}
+
+/**
+ * The run's identity as a request: the takeover sends the kernel nothing of its own — no message,
+ * no answer — it only follows the task, so only the run's ids and workspace matter.
+ */
+function requestOf(document: ThreadDocument, runId: string): RunRequest {
+  const { execution } = document;
+  return {
+    threadId: document.threadId,
+    runId,
+    parentRunId: undefined,
+    iacCode: { schemaVersion: 1, rosInvocationId: execution.rosInvocationId, cwd: document.cwd },
+    cwd: document.cwd,
+    resume: undefined,
+    userMessage: undefined,
+    digest: '',
+  };
+}
