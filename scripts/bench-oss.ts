@@ -29,21 +29,25 @@ const credential = { accessKeyId: 'bench-ak', accessKeySecret: randomUUID() };
 const kernel = await startA2AEmulator();
 const oss = await startOssEmulator({ credentials: [credential] });
 
-/** Every OSS request's start and end, across both instances. */
-const spans: Array<{ start: number; end: number }> = [];
-function timed<T>(call: () => Promise<T>): Promise<T> {
-  const span = { start: performance.now(), end: Number.POSITIVE_INFINITY };
+/**
+ * Every OSS request's start and end, across both instances, and what it touched: the thread
+ * documents (`agui/threads/…`) or the event journal and its due list (`agui/journal/…`,
+ * `agui/due/…`; docs/state-store.md "The event journal").
+ */
+const spans: Array<{ start: number; end: number; journal: boolean; operation: string }> = [];
+function timed<T>(operation: string, name: string, call: () => Promise<T>): Promise<T> {
+  const span = { start: performance.now(), end: Number.POSITIVE_INFINITY, journal: !name.startsWith('agui/threads/'), operation };
   spans.push(span);
   return call().finally(() => {
     span.end = performance.now();
   });
 }
 const timedObjects = (objects: OssObjects): OssObjects => ({
-  create: (key, body) => timed(() => objects.create(key, body)),
-  read: (key) => timed(() => objects.read(key)),
-  list: (prefix, options) => timed(() => objects.list(prefix, options)),
-  remove: (key) => timed(() => objects.remove(key)),
-  removeMany: (keys) => timed(() => objects.removeMany(keys)),
+  create: (key, body) => timed('PutObject', key, () => objects.create(key, body)),
+  read: (key) => timed('GetObject', key, () => objects.read(key)),
+  list: (prefix, options) => timed('ListObjectsV2', prefix, () => objects.list(prefix, options)),
+  remove: (key) => timed('DeleteObject', key, () => objects.remove(key)),
+  removeMany: (keys) => timed('DeleteMultipleObjects', keys[0] ?? '', () => objects.removeMany(keys)),
 });
 
 /** The OSS driver of one instance: its own client and revision cache. */
@@ -116,20 +120,27 @@ function sequentialRounds(measured: Array<{ start: number; end: number }>): numb
   return rounds;
 }
 
-/** The OSS requests `step` makes, by operation (zeros left out), and their sequential round trips. */
+/**
+ * The thread store's OSS requests `step` makes, by operation (zeros left out), their total and
+ * sequential round trips; `journal`: the requests of the event journal and its due list, apart.
+ */
 async function measure(step: () => Promise<unknown>): Promise<Record<string, number>> {
   oss.resetCounters();
   const from = spans.length;
   await step();
   // A background prune belongs to the step that started it.
   await Promise.all([a.provider.idle(), b.provider.idle()]);
-  const counts = Object.fromEntries(Object.entries(oss.counters).filter(([, count]) => count > 0));
-  return { ...counts, roundTrips: sequentialRounds(spans.slice(from)) };
+  const made = spans.slice(from);
+  const store = made.filter((span) => !span.journal);
+  const counts: Record<string, number> = {};
+  for (const span of store) counts[span.operation] = (counts[span.operation] ?? 0) + 1;
+  return { ...counts, total: store.length, roundTrips: sequentialRounds(store), journal: made.length - store.length };
 }
 
+/** The last event of an SSE body: each record is `id: …` then `data: …` (docs/protocol.md §4.1). */
 function lastEvent(sse: string): Record<string, unknown> {
-  const blocks = sse.split('\n\n').filter((block) => block.startsWith('data:'));
-  return JSON.parse((blocks.at(-1) ?? 'data: {}').slice(5)) as Record<string, unknown>;
+  const data = sse.split('\n').filter((line) => line.startsWith('data:'));
+  return JSON.parse((data.at(-1) ?? 'data: {}').slice(5)) as Record<string, unknown>;
 }
 
 const results: Record<string, Record<string, number>> = {};

@@ -6,8 +6,8 @@ import type { Resumable } from '../core/run/run-lifecycle.js';
 import type { LiveLogs } from './live-logs.js';
 import { InstanceShuttingDown } from './shutdown.js';
 
-/** Journal writes of content at most once a second (docs/protocol.md §6.15; `npm run bench` counts them). */
-export const JOURNAL_FLUSH_MS = 1_000;
+/** Journal writes of content at most every 1.5 s: with a run's few other writes, under one a second (docs/protocol.md §6.15; `npm run bench` counts them). */
+export const JOURNAL_FLUSH_MS = 1_500;
 /** One epoch's journal stops growing past this (docs/state-store.md "The event journal"). */
 export const JOURNAL_MAX_BYTES = 16 * 1024 * 1024;
 /** A run's journal is kept this long after the run ended (docs/protocol.md §6.15 "What is kept"). */

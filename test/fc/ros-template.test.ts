@@ -288,9 +288,12 @@ describe('ROS template docs/ros/iac-code-agui.ros.yaml', () => {
     expect(role['PolicyAttachments']).toBeUndefined();
     const objectStatement = statements.find((statement) => (statement['Action'] as string[]).includes('oss:GetObject')) as Node;
     const objectResource = JSON.stringify(objectStatement['Resource']);
-    expect(objectResource).toContain('{"Ref":"StateBucketName"},"/",{"Ref":"StatePrefix"},"/threads/*"');
+    // The thread documents and the event journal with its due list (docs/state-store.md "The event journal").
+    for (const area of ['threads', 'journal', 'due']) expect(objectResource).toContain(`{"Ref":"StateBucketName"},"/",{"Ref":"StatePrefix"},"/${area}/*"`);
     const listStatement = statements.find((statement) => (statement['Action'] as string[]).includes('oss:ListObjects')) as Node;
-    expect(JSON.stringify(listStatement['Condition'])).toContain('"oss:Prefix":[{"Fn::Join":["",[{"Ref":"StatePrefix"},"/threads/*"]]}]');
+    expect(JSON.stringify(listStatement['Condition'])).toContain(
+      '"oss:Prefix":[{"Fn::Join":["",[{"Ref":"StatePrefix"},"/threads/*"]]},{"Fn::Join":["",[{"Ref":"StatePrefix"},"/journal/*"]]},{"Fn::Join":["",[{"Ref":"StatePrefix"},"/due/*"]]}]',
+    );
   });
 
   it('runs the function as s.yaml does: port, timeout, sizes, start arguments, environment names, anonymous trigger and its methods', () => {

@@ -12,9 +12,9 @@ const run = promisify(execFile);
 it('reports the request counts documented in docs/state-store.md', async () => {
   const root = join(import.meta.dirname, '../..');
   const { stdout } = await run(process.execPath, ['--import', 'tsx', 'scripts/bench-oss.ts'], { cwd: root, timeout: 60_000 });
-  const totals = Object.fromEntries(
-    Object.entries((JSON.parse(stdout) as { ossRequests: Record<string, { total: number }> }).ossRequests).map(([name, counts]) => [name, counts.total]),
-  );
+  const requests = (JSON.parse(stdout) as { ossRequests: Record<string, { total: number; journal: number }> }).ossRequests;
+  const totals = Object.fromEntries(Object.entries(requests).map(([name, counts]) => [name, counts.total]));
+  const journal = Object.fromEntries(Object.entries(requests).map(([name, counts]) => [name, counts.journal]));
   expect(totals).toMatchObject({
     'admission, new thread': 2,
     'admission, existing thread': 1,
@@ -31,5 +31,17 @@ it('reports the request counts documented in docs/state-store.md', async () => {
     'one save with a known base (e.g. a lease renewal)': 1,
     'one load': 1,
     'one load by another instance': 2,
+  });
+  // The event journal's own requests beside them (docs/state-store.md "The event journal"): a short
+  // run's batches (its start, the span-changing events, its end) and its expiry on the due list.
+  expect(journal).toMatchObject({
+    'admission, new thread': 0,
+    'normal turn, new thread (hello)': 5,
+    'normal turn, existing thread (hello)': 5,
+    'rejected admission (THREAD_BUSY)': 0,
+    'cancel of a live run (route + the run ending on its instance)': 3,
+    'interrupt (permission run, new thread)': 6,
+    'resume (answering the interrupt)': 6,
+    'one save with a known base (e.g. a lease renewal)': 0,
   });
 }, 60_000);
