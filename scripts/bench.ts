@@ -3,7 +3,7 @@
  * the same run (never as timing assertions in tests), written to docs/benchmarks.md with its chart
  * docs/images/benchmarks.svg (scripts/bench/report.ts), and printed.
  *
- *   npm run bench [-- --json] [-- --only translation,turns,relay,fc,streams,oss] [-- --no-write]
+ *   npm run bench [-- --json] [-- --only translation,turns,relay,journal,fc,streams,oss] [-- --no-write]
  *
  * `streams` is the live-stream figure alone (it is also part of `fc`).
  *
@@ -11,12 +11,14 @@
  * kept in scripts/bench/before.json, so the report shows before → now.
  */
 import { execFile } from 'node:child_process';
-import { readFile, writeFile } from 'node:fs/promises';
-import { cpus, freemem, loadavg, release, totalmem, type } from 'node:os';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { cpus, freemem, loadavg, release, tmpdir, totalmem, type } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { FileThreadStore } from '../lib/adapters/file-store/file-store.js';
 import { errorSummary } from '../lib/core/error-fields.js';
 import { benchFunctionCompute, benchFunctionLiveStreams } from './bench/function-compute.js';
+import { benchJournalRelay, benchJournalWrites, withoutJournal } from './bench/journal.js';
 import { startBenchStack } from './bench/local-stack.js';
 import type { Comparison } from './bench/measure.js';
 import { benchRelay } from './bench/relay.js';
@@ -36,6 +38,8 @@ interface Before {
 const TARGETS: Array<[prefix: string, target: Target]> = [
   ['cold start', { kind: 'ratio', max: 1.3 }],
   ['normal turn latency', { kind: 'ratio', max: 2 }],
+  ['relay with the event journal', { kind: 'ratio', max: 1.03 }],
+  ['journal writes per second', { kind: 'value', max: 1 }],
   ['relay', { kind: 'ratio', max: 1.05 }],
   ['latency per event', { kind: 'excess', max: 1 }],
   ['RSS per idle live stream', { kind: 'value', max: 100 }],
@@ -87,6 +91,17 @@ async function main(): Promise<void> {
     } finally {
       await stack.close();
     }
+  }
+  if (wanted('journal')) {
+    // Issue 19's budget for the event journal (docs/protocol.md §6.15).
+    const journaled = await startBenchStack();
+    const bare = await startBenchStack(withoutJournal(new FileThreadStore(await mkdtemp(join(tmpdir(), 'agui-bench-')))));
+    try {
+      rows.push(await benchJournalRelay(journaled, bare));
+    } finally {
+      await Promise.all([journaled.close(), bare.close()]);
+    }
+    rows.push(await benchJournalWrites());
   }
   if (wanted('fc')) {
     const fc = await benchFunctionCompute();

@@ -1,6 +1,7 @@
 /**
  * Secrets (LLM keys and headers, AccessKey secrets, STS tokens, bearer tokens) never reach the
- * thread store or the logs (brief; docs/protocol.md §6.10). The user's message text is not stored either.
+ * thread store, the event journal or the logs (brief; docs/protocol.md §6.10, §6.15). The user's
+ * message text is not stored either: the journal keeps what the run emitted, not what it was sent.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
@@ -36,7 +37,7 @@ async function allStateText(dir: string): Promise<string> {
 }
 
 describe('secrets', () => {
-  it('are sent to A2A but never written to the state directory or the logs', async () => {
+  it('are sent to A2A but never written to the state directory — thread documents, event journal, due list — or the logs', async () => {
     // Arrange
     const threadId = uniqueId('thread');
     const body = runBody({
@@ -59,6 +60,9 @@ describe('secrets', () => {
     expect(sent).toContain(SECRETS.securityToken);
     const stored = await allStateText(stack.stateDir!);
     expect(stored).toContain(threadId);
+    // The run's journal is in what was read: its events, and its expiry on the due list.
+    expect(stored).toContain('"type":"RUN_STARTED"');
+    expect(stored).toContain('"kind":"expire"');
     const logs = stack.logs.join('\n');
     expect(logs).toContain(threadId);
     for (const [name, secret] of Object.entries(SECRETS)) {

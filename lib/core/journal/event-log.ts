@@ -74,8 +74,9 @@ export class EventLog {
   private readonly outbox: LogRecord[] = [];
   /** Seqs that must be durable before they are released, in order. */
   private readonly barriers: number[] = [];
-  /** Placed, not yet handed to the journal. */
+  /** Placed, not yet handed to the journal, and about how many bytes they make (their SSE records'). */
   private unwritten: JournalEntry[] = [];
+  private unwrittenBytes = 0;
   private durableSeq = 0;
   private startWritten = false;
   private writing: Promise<void> | undefined;
@@ -201,6 +202,7 @@ export class EventLog {
       this.outbox.push(record);
       if (!this.broken) {
         this.unwritten.push({ seq: this.seq, k, event });
+        this.unwrittenBytes += record.sse.length;
         if (mustBeJournaledFirst(event)) {
           this.barriers.push(this.seq);
           mustWrite = true;
@@ -229,10 +231,12 @@ export class EventLog {
     }
     if (this.broken || (this.unwritten.length === 0 && this.startWritten)) return;
     const entries = this.unwritten;
+    const size = this.unwrittenBytes;
     this.unwritten = [];
+    this.unwrittenBytes = 0;
     const batch: JournalBatch = { executionId: this.options.executionId, epoch: this.options.epoch, entries };
     if (!this.startWritten) batch.start = this.options.start;
-    this.writing = this.append(batch);
+    this.writing = this.append(batch, size);
     try {
       await this.writing;
     } finally {
@@ -245,8 +249,7 @@ export class EventLog {
     }
   }
 
-  private async append(batch: JournalBatch): Promise<void> {
-    const size = JSON.stringify(batch).length;
+  private async append(batch: JournalBatch, size: number): Promise<void> {
     if (this.bytes + size > this.options.maxBytes) {
       this.stopJournaling('the journal of this run is full', undefined);
       return;
@@ -271,6 +274,7 @@ export class EventLog {
     this.broken = true;
     this.startWritten = true;
     this.unwritten = [];
+    this.unwrittenBytes = 0;
     this.barriers.length = 0;
   }
 
