@@ -22,6 +22,10 @@ describe('a kernel without the session restore route (v0.13.1)', () => {
         'GetTask',
         'HTTP GET /iac-code/pipeline/state',
         'SendStreamingMessage',
+        // The answer's stream carries only acknowledgements; the run follows the task (docs/protocol.md §5.6).
+        'GetTask',
+        'SubscribeToTask',
+        'HTTP GET /iac-code/pipeline/state',
       ]);
     } finally {
       await stack.close();

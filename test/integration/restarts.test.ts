@@ -43,6 +43,10 @@ describe('after an adapter restart', () => {
       'GetTask',
       'HTTP GET /iac-code/pipeline/state',
       'SendStreamingMessage',
+      // The answer's stream carries only acknowledgements; the run follows the task (docs/protocol.md §5.6).
+      'GetTask',
+      'SubscribeToTask',
+      'HTTP GET /iac-code/pipeline/state',
     ]);
     const [a, b] = [sessionValue(first.sse)!, sessionValue(second.sse)!];
     expect(b).toMatchObject({ executionId: a['executionId'], taskId: a['taskId'], sessionId: a['sessionId'], contextId: a['contextId'] });

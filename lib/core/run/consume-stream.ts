@@ -8,6 +8,7 @@ import type { WireStreamItem } from '../a2a/wire-types.js';
 import { type RequiredInput, requiredInputs } from '../interrupts/inputs.js';
 import { isApplied } from '../thread/interrupt-transitions.js';
 import { recordIdentities as withIdentities } from '../thread/run-transitions.js';
+import type { ApplyOptions } from '../translate/run-translator.js';
 import { ReadAhead } from './read-ahead.js';
 import { protocolViolation } from './run-failure.js';
 import type { RunSession } from './run-session.js';
@@ -28,7 +29,7 @@ export interface ConsumeOptions {
   onAccepted?: () => Promise<void>;
   /**
    * The stream attaches to a task already running (SubscribeToTask): its `task` items are
-   * snapshots, whose status text is read only once the task stopped (snapshotStatusText).
+   * snapshots, mapped as followedItemText says.
    */
   attached?: boolean;
 }
@@ -51,7 +52,7 @@ export async function consumeStream(session: RunSession, stream: AsyncIterable<W
         sawItem = true;
         await options.onAccepted?.();
       }
-      const newInputs = absorbItem(session, item, options.attached ? snapshotStatusText(item) : true);
+      const newInputs = absorbItem(session, item, options.attached ? followedItemText(item) : LIVE_ITEM);
       if (item.state) lastState = item.state;
       if (newInputs.length > 0) return { lastState, sawItem, newInputs };
       if (isStopState(item.state)) break;
@@ -62,10 +63,12 @@ export async function consumeStream(session: RunSession, stream: AsyncIterable<W
   return { lastState, sawItem, newInputs: [] };
 }
 
+const LIVE_ITEM: ApplyOptions = { statusText: true };
+
 /** Emits an item's events and returns the new required inputs it announces. */
-export function absorbItem(session: RunSession, item: InboundItem, statusText = true): RequiredInput[] {
+export function absorbItem(session: RunSession, item: InboundItem, text: ApplyOptions = LIVE_ITEM): RequiredInput[] {
   if (session.taskId && session.sessionId) session.emitSessionOnce();
-  session.emitAll(session.translator.apply(item, { statusText }));
+  session.emitAll(session.translator.apply(item, text));
   return newRequiredInputs(session, item);
 }
 
@@ -141,4 +144,15 @@ export function isStopState(state: string | undefined): boolean {
  */
 export function snapshotStatusText(item: InboundItem): boolean {
   return item.kind !== 'task' || isStopState(item.state);
+}
+
+/**
+ * How a run maps what it reads while following its task after an answer (docs/protocol.md §5.6):
+ * as snapshotStatusText says, except that a snapshot of the working task still gives its history
+ * text. The kernel ends an answer's stream while the task works on, and what it says before the
+ * subscription attaches reaches no stream: the history holds every delta so far, the text digests
+ * drop what the caller already saw (§4.6), and only while this run has shown no text yet (§4.5).
+ */
+export function followedItemText(item: InboundItem): ApplyOptions {
+  return snapshotStatusText(item) ? LIVE_ITEM : { statusText: false, historyText: true };
 }
