@@ -3,9 +3,10 @@
  * the same run (never as timing assertions in tests), written to docs/benchmarks.md with its chart
  * docs/images/benchmarks.svg (scripts/bench/report.ts), and printed.
  *
- *   npm run bench [-- --json] [-- --only translation,turns,relay,fc,streams,oss] [-- --no-write]
+ *   npm run bench [-- --json] [-- --only translation,turns,relay,kernel,fc,streams,oss] [-- --no-write]
  *
- * `streams` is the live-stream figure alone (it is also part of `fc`).
+ * `streams` is the live-stream figure alone (it is also part of `fc`). `kernel` measures the adapter
+ * in front of the real iac-code kernel when it is set up on this machine (scripts/bench/real-kernel.ts).
  *
  * The docs are rewritten only by a whole run (no --only). The figures before issue 13's work are
  * kept in scripts/bench/before.json, so the report shows before → now.
@@ -18,6 +19,7 @@ import { promisify } from 'node:util';
 import { errorSummary } from '../lib/core/error-fields.js';
 import { benchFunctionCompute, benchFunctionLiveStreams } from './bench/function-compute.js';
 import { startBenchStack } from './bench/local-stack.js';
+import { benchRealKernel } from './bench/real-kernel.js';
 import type { Comparison } from './bench/measure.js';
 import { benchRelay } from './bench/relay.js';
 import { type BenchReport, type Figure, meets, type OssFigure, renderMarkdown, renderSvg, type SizeFigure, type Target } from './bench/report.js';
@@ -87,6 +89,11 @@ async function main(): Promise<void> {
     } finally {
       await stack.close();
     }
+  }
+  if (wanted('kernel')) {
+    const kernel = await benchRealKernel();
+    rows.push(...kernel.figures);
+    notes.push(kernel.note);
   }
   if (wanted('fc')) {
     const fc = await benchFunctionCompute();

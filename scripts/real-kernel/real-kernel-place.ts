@@ -39,6 +39,24 @@ export function lastLines(output: string, count = 3): string {
   return lines.slice(-count).join(' | ') || 'no output';
 }
 
+/**
+ * Whether the kernel is set up on this machine already (setup.sh's marker), without setting it up:
+ * the bench measures it only then (a first setup takes minutes).
+ */
+export async function realKernelReady(place: RealKernelPlace = realKernelPlace()): Promise<Availability> {
+  try {
+    await access(join(place.dir, 'start.sh'));
+  } catch {
+    return { available: false, reason: `no ${join(place.dir, 'start.sh')}` };
+  }
+  try {
+    await access(join(place.root, '.iac-code-real-kernel-ready'));
+    return { available: true };
+  } catch {
+    return { available: false, reason: `not set up in ${place.root} (run ${join(place.dir, 'setup.sh')})` };
+  }
+}
+
 /** Runs setup.sh; `available: false` with the reason when the folder is missing or the setup fails. */
 export async function setUpRealKernel(place: RealKernelPlace = realKernelPlace()): Promise<Availability> {
   const setup = join(place.dir, 'setup.sh');
