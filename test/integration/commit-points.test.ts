@@ -59,7 +59,7 @@ async function interrupted(scenario = 'permission') {
 describe('a failed write', () => {
   it('while committing an interrupt: RUN_ERROR STATE_PERSISTENCE_FAILED, no interrupt shown, the task cancelled', async () => {
     const threadId = uniqueId('thread');
-    store.failSaveAfter(4); // admission, task id, session id (the kernel names them on two items), interrupt commit
+    store.failSaveAfter(3); // admission, identities, interrupt commit
     const { sse } = await stack.run(runBody({ threadId, text: 'permission' }));
     expect(lastEvent(sse)).toMatchObject({ type: 'RUN_ERROR', code: 'STATE_PERSISTENCE_FAILED' });
     expect(JSON.stringify(sse.events)).not.toContain('"interrupt"');
@@ -121,7 +121,7 @@ describe('a failed write', () => {
 
   it('at the end of a successful run: STATE_PERSISTENCE_FAILED rather than an unrecorded success', async () => {
     const threadId = uniqueId('thread');
-    store.failSaveAfter(4); // admission, task id, session id (the kernel names them on two items), end of run
+    store.failSaveAfter(3); // admission, identities, end of run
     const { sse } = await stack.run(runBody({ threadId }));
     expect(lastEvent(sse)).toMatchObject({ type: 'RUN_ERROR', code: 'STATE_PERSISTENCE_FAILED' });
   });

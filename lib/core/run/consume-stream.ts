@@ -3,7 +3,7 @@
  * identities durable before anything reveals them, translates signals into events, and stops at
  * the first new required input or at a state that ends the turn.
  */
-import { type InboundItem, TERMINAL_STATES, unwrapItem } from '../a2a/inbound.js';
+import { agentText, type InboundItem, TERMINAL_STATES, unwrapItem } from '../a2a/inbound.js';
 import type { WireStreamItem } from '../a2a/wire-types.js';
 import { type RequiredInput, requiredInputs } from '../interrupts/inputs.js';
 import { isApplied } from '../thread/interrupt-transitions.js';
@@ -37,6 +37,7 @@ export interface ConsumeOptions {
 export async function consumeStream(session: RunSession, stream: AsyncIterable<WireStreamItem>, options: ConsumeOptions = {}): Promise<StreamResult> {
   let lastState: string | undefined;
   let sawItem = false;
+  let held: IdentityChange | undefined;
   const items = new ReadAhead(stream);
   try {
     for (;;) {
@@ -47,7 +48,14 @@ export async function consumeStream(session: RunSession, stream: AsyncIterable<W
       // come after them (read-ahead.ts). A stop state ends the stream: nothing to read ahead.
       if (!isStopState(item.state)) items.readNext();
       const change = identityChange(session, item);
-      if (change) await recordIdentities(session, change);
+      if (change && holdsTaskId(session, item, change)) {
+        // Known (and cancellable) from now on, durable with the next item's identities.
+        session.taskId = change.taskId;
+        held = change;
+      } else if (change || held) {
+        await recordIdentities(session, { taskId: held?.taskId ?? change?.taskId, sessionId: change?.sessionId });
+        held = undefined;
+      }
       if (!sawItem) {
         sawItem = true;
         await options.onAccepted?.();
@@ -123,6 +131,18 @@ function identityChange(session: RunSession, item: InboundItem): IdentityChange 
   }
   if (item.sessionId) session.sessionSeenInRun = true;
   return taskId || sessionId ? { taskId, sessionId } : undefined;
+}
+
+/**
+ * The kernel names a new turn's task on its first item — a task without metadata that shows
+ * nothing — and the session only on the next: such a task id is held until that item, and both
+ * become durable in one write (docs/protocol.md §6.9). Until then the run knows the task (a failure
+ * cancels it, §2.4), as it does between sending its message and the first item.
+ */
+function holdsTaskId(session: RunSession, item: InboundItem, change: IdentityChange): boolean {
+  if (change.taskId === undefined || change.sessionId !== undefined || session.sessionId !== undefined) return false;
+  if (item.kind !== 'task' || isStopState(item.state) || item.statusMessage !== undefined || item.artifacts.length > 0) return false;
+  return Object.keys(item.iac).length === 0 && item.history.every((message) => agentText(message) === undefined);
 }
 
 async function recordIdentities(session: RunSession, change: IdentityChange): Promise<void> {
