@@ -13,6 +13,8 @@
  * lines — the deltas of one text — collapse into one, marked `+`.
  */
 
+import { mapJsonNumbers } from '../../lib/emulators/a2a/protobuf-numbers.js';
+
 const FLOAT = '\u0000float';
 const SIGNAL_KEYS = new Set(['status', 'type', 'kind', 'retryable', 'complete', 'decision']);
 /** Objects whose keys are data (a tool's argument names), not shape: each value's type is kept, under `*`. */
@@ -20,28 +22,7 @@ const MAP_KEYS = new Set(['fields']);
 
 /** JSON.parse, but a number written with a fraction or an exponent becomes a marker: its type survives. */
 export function parseKeepingFloats(text: string): unknown {
-  let marked = '';
-  let inString = false;
-  for (let i = 0; i < text.length; i += 1) {
-    const char = text[i] as string;
-    if (inString) {
-      marked += char;
-      if (char === '\\') {
-        marked += text[i + 1] ?? '';
-        i += 1;
-      } else if (char === '"') inString = false;
-      continue;
-    }
-    if (char === '"') inString = true;
-    if (char === '-' || (char >= '0' && char <= '9')) {
-      const token = /^-?\d+(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i))?.[0] ?? char;
-      marked += /[.eE]/.test(token) ? JSON.stringify(FLOAT) : token;
-      i += token.length - 1;
-      continue;
-    }
-    marked += char;
-  }
-  return JSON.parse(marked);
+  return JSON.parse(mapJsonNumbers(text, (literal) => (/[.eE]/.test(literal) ? JSON.stringify(FLOAT) : literal)));
 }
 
 function typeOf(value: unknown, key = ''): string {

@@ -26,30 +26,35 @@ function endOfObject(text: string, open: number): number {
   return text.length;
 }
 
-/** The object's integer literals (outside strings) written as floats. */
-function floatsIn(object: string): string {
+/** `text` (JSON) with each number literal outside strings replaced by what `replace` makes of it. */
+export function mapJsonNumbers(text: string, replace: (literal: string) => string): string {
   let out = '';
   let inString = false;
-  for (let i = 0; i < object.length; i += 1) {
-    const char = object[i] as string;
+  for (let i = 0; i < text.length; i += 1) {
+    const char = text[i] as string;
     if (inString) {
       out += char;
       if (char === '\\') {
-        out += object[i + 1] ?? '';
+        out += text[i + 1] ?? '';
         i += 1;
       } else if (char === '"') inString = false;
       continue;
     }
     if (char === '"') inString = true;
     if (char === '-' || (char >= '0' && char <= '9')) {
-      const token = /^-?\d+(\.\d+)?([eE][+-]?\d+)?/.exec(object.slice(i, i + 40))?.[0] ?? char;
-      out += /^-?\d+$/.test(token) ? `${token}.0` : token;
-      i += token.length - 1;
+      const literal = /^-?\d+(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i, i + 40))?.[0] ?? char;
+      out += replace(literal);
+      i += literal.length - 1;
       continue;
     }
     out += char;
   }
   return out;
+}
+
+/** The object's integer literals written as floats. */
+function floatsIn(object: string): string {
+  return mapJsonNumbers(object, (literal) => (/^-?\d+$/.test(literal) ? `${literal}.0` : literal));
 }
 
 export function floatsInMetadata(text: string): string {
