@@ -10,7 +10,7 @@ export default defineConfig({
     include: ['test/kernel/**/*.test.ts'],
     globalSetup: ['test/kernel/support/global-setup.ts'],
     testTimeout: 150_000,
-    hookTimeout: 120_000,
+    hookTimeout: 240_000,
     pool: 'forks',
     maxWorkers: 4,
     reporters: ['default'],

@@ -6,6 +6,12 @@
  * The project's model binds its port first, so the model `start.sh` starts on the same port finds
  * it taken and exits at once (its log says so): the kernel talks to the project's model, whose
  * behaviours the suite and the recordings depend on, whatever the shared copy becomes.
+ *
+ * `start.sh` copies the launcher and its shims into the chroot every time, where kernels already
+ * starting import them; `stop.sh` unmounts the chroot's /proc when it sees no kernel's pid file,
+ * which a kernel still starting may not have written; and a kernel takes seconds of CPU to start.
+ * So the project's starts and stops take turns (`flock -o` on one lock file: the kernels a start
+ * leaves running must not inherit the lock), and a start that fails is tried once more.
  */
 import { execFile, spawn } from 'node:child_process';
 import { copyFile, mkdir, open, readFile, rm, writeFile } from 'node:fs/promises';
@@ -62,10 +68,10 @@ const WORKSPACE_INSIDE = '/opt/iac-code/workspace';
 const MODEL_SOURCE = join(import.meta.dirname, 'fake-llm.py');
 const READY_TIMEOUT_MS = 15_000;
 
-function run(command: string, env: NodeJS.ProcessEnv): Promise<string> {
+function run(command: string, env: NodeJS.ProcessEnv, args: string[] = []): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile(command, [], { env: { ...process.env, ...env }, timeout: 120_000 }, (error, stdout, stderr) => {
-      if (error) reject(new Error(`${command} failed: ${lastLines(`${stdout}\n${stderr}`)}`));
+    execFile(command, args, { env: { ...process.env, ...env }, timeout: 150_000 }, (error, stdout, stderr) => {
+      if (error) reject(new Error(`${[command, ...args].join(' ')} failed: ${lastLines(`${stdout}\n${stderr}`)}`));
       else resolve(stdout.trim());
     });
   });
@@ -119,20 +125,30 @@ export async function startKernelPair(options: KernelPairOptions): Promise<Kerne
     FAKE_LLM_PORT: String(modelPort),
     REAL_KERNEL_ARGS: options.args ?? '',
   };
-  const stopKernel = () => run(join(place.dir, 'stop.sh'), scriptEnv).catch(() => '');
+  const lock = join(runDir, 'agui-kernel-start.lock');
+  const inTurn = (script: string) => run('flock', scriptEnv, ['-o', lock, join(place.dir, script)]);
+  const stopKernel = () => inTurn('stop.sh').catch(() => '');
   const stopModel = async () => {
     const pid = await readPid(model.pid);
     if (pid) killGroup(pid, 'SIGTERM');
     await rm(model.pid, { force: true });
   };
+  const startOnce = () => inTurn('start.sh');
   const startKernel = async () => {
-    await run(join(place.dir, 'start.sh'), scriptEnv);
+    try {
+      await startOnce();
+    } catch (first) {
+      await stopKernel();
+      await startOnce().catch((second: unknown) => {
+        throw new Error(`the kernel did not start twice: ${(first as Error).message}; then ${(second as Error).message}`);
+      });
+    }
   };
 
+  await mkdir(runDir, { recursive: true });
   // Whatever an interrupted earlier run left on these ports goes first.
   await stopKernel();
   await stopModel();
-  await mkdir(runDir, { recursive: true });
   await copyFile(MODEL_SOURCE, model.script);
   await rm(model.requests, { force: true });
   const log = await open(model.log, 'w');
@@ -154,6 +170,7 @@ export async function startKernelPair(options: KernelPairOptions): Promise<Kerne
   } catch (error) {
     await stopKernel();
     await stopModel();
+    await rm(model.script, { force: true });
     throw error;
   }
 
