@@ -40,7 +40,7 @@ export interface ModelRequest {
 /**
  * A folder of its own in the kernel's workspace: `cwd` is its path inside the chroot. It starts
  * with the files setup.sh puts in the shared workspace (README.md, main.tf), so `read` and `files`
- * find something.
+ * find something. `remove` takes it away with the kernel's sessions kept for it.
  */
 export interface KernelWorkspace {
   cwd: string;
@@ -65,6 +65,7 @@ export interface KernelPair {
 /** The folder of the kernel's workspace the project's tests and recordings create things in. */
 export const WORKSPACE_FOLDER = 'agui-kernel-tests';
 const WORKSPACE_INSIDE = '/opt/iac-code/workspace';
+const PROJECTS_INSIDE = '/opt/iac-code/config/projects';
 const MODEL_SOURCE = join(import.meta.dirname, 'fake-llm.py');
 const READY_TIMEOUT_MS = 15_000;
 
@@ -191,7 +192,14 @@ export async function startKernelPair(options: KernelPairOptions): Promise<Kerne
       await mkdir(outside, { recursive: true });
       await writeFile(join(outside, 'README.md'), '# demo workspace\n');
       await writeFile(join(outside, 'main.tf'), 'resource "alicloud_vpc" "main" {}\n');
-      return { cwd: join(WORKSPACE_INSIDE, relative), outside, remove: () => rm(outside, { recursive: true, force: true }) };
+      const cwd = join(WORKSPACE_INSIDE, relative);
+      // The kernel keeps its sessions for a workspace in a project folder named after the path.
+      const project = join(place.root, PROJECTS_INSIDE, cwd.replace(/\//g, '-'));
+      const remove = async () => {
+        await rm(outside, { recursive: true, force: true });
+        await rm(project, { recursive: true, force: true });
+      };
+      return { cwd, outside, remove };
     },
     async killKernel() {
       const pid = await readPid(join(runDir, `kernel-${kernelPort}.pid`));
