@@ -3,9 +3,10 @@
  * the same run (never as timing assertions in tests), written to docs/benchmarks.md with its chart
  * docs/images/benchmarks.svg (scripts/bench/report.ts), and printed.
  *
- *   npm run bench [-- --json] [-- --only translation,turns,relay,journal,fc,streams,oss] [-- --no-write]
+ *   npm run bench [-- --json] [-- --only translation,turns,relay,journal,kernel,fc,streams,oss] [-- --no-write]
  *
- * `streams` is the live-stream figure alone (it is also part of `fc`).
+ * `streams` is the live-stream figure alone (it is also part of `fc`). `kernel` measures the adapter
+ * in front of the real iac-code kernel when it is set up on this machine (scripts/bench/real-kernel.ts).
  *
  * The docs are rewritten only by a whole run (no --only). The figures before issue 13's work are
  * kept in scripts/bench/before.json, so the report shows before → now.
@@ -21,6 +22,7 @@ import { benchFunctionCompute, benchFunctionLiveStreams } from './bench/function
 import { benchJournalRelay, benchJournalWrites, withoutJournal } from './bench/journal.js';
 import { startBenchStack } from './bench/local-stack.js';
 import type { Comparison } from './bench/measure.js';
+import { benchRealKernel } from './bench/real-kernel.js';
 import { benchRelay } from './bench/relay.js';
 import { type BenchReport, type Figure, meets, type OssFigure, renderMarkdown, renderSvg, type SizeFigure, type Target } from './bench/report.js';
 import { benchTranslation } from './bench/translation.js';
@@ -102,6 +104,11 @@ async function main(): Promise<void> {
       await Promise.all([journaled.close(), bare.close()]);
     }
     rows.push(await benchJournalWrites());
+  }
+  if (wanted('kernel')) {
+    const kernel = await benchRealKernel();
+    rows.push(...kernel.figures);
+    notes.push(kernel.note);
   }
   if (wanted('fc')) {
     const fc = await benchFunctionCompute();

@@ -8,17 +8,14 @@
  */
 import { errorFields } from '../core/error-fields.js';
 import type { Logger } from '../core/ports.js';
+import { REDACTED, redactInlineCredentials } from '../core/redact-text.js';
 import { Secret } from '../core/secret.js';
 
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 export type LogSink = (line: string) => void;
 
-const REDACTED = '[redacted]';
 const SENSITIVE_KEY = /(authorization|token|secret|password|api[-_]?key|credential|llm[-_]?headers|access[-_]?key|signature)/i;
-/** `Bearer <token>` and `<sensitive name>=<value>` / `<sensitive name>: <value>` written inside text. */
-const INLINE_BEARER = /\b(bearer\s+)[^\s"',;]+/gi;
-const INLINE_ASSIGNMENT = /\b([\w-]*(?:token|secret|password|api[-_]?key|signature|credential)[\w-]*)(["']?\s*[=:]\s*["']?)(?!\[redacted\])[^\s"'&,;]+/gi;
 /** Deeper than any field the adapter logs (an error chain is bounded by errorFields). */
 const MAX_DEPTH = 16;
 
@@ -26,12 +23,8 @@ export function isLogLevel(value: string): value is LogLevel {
   return (LOG_LEVELS as readonly string[]).includes(value);
 }
 
-function scrubText(text: string): string {
-  return text.replace(INLINE_BEARER, `$1${REDACTED}`).replace(INLINE_ASSIGNMENT, `$1$2${REDACTED}`);
-}
-
 function scrub(value: unknown, depth = 0): unknown {
-  if (typeof value === 'string') return scrubText(value);
+  if (typeof value === 'string') return redactInlineCredentials(value);
   if (value === null || typeof value !== 'object') return value;
   if (value instanceof Secret) return REDACTED;
   // A raw error passed as a field still logs its cause chain (and nothing else it carries).

@@ -1,4 +1,4 @@
-/** An in-process adapter (loopback HTTP) in front of the A2A emulator, for benchmarks. */
+/** An in-process adapter (loopback HTTP) in front of the A2A emulator — or of a real kernel — for benchmarks. */
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -38,10 +38,12 @@ export const fastTurn: Scenario = async (script) => {
   script.finish('INPUT_REQUIRED');
 };
 
-export async function startBenchStack(store?: ThreadStore): Promise<BenchStack> {
+/** `kernelUrl`: the kernel both the adapter and the baseline talk to (default: the stack's own emulator). */
+export async function startBenchStack(store?: ThreadStore, kernelUrl?: string): Promise<BenchStack> {
   const emulator = await startA2AEmulator();
   emulator.controls.scenarios.set('fast', fastTurn);
-  const kernel = new SdkA2AKernel({ url: emulator.url, token: undefined });
+  const kernelAt = kernelUrl ?? emulator.url;
+  const kernel = new SdkA2AKernel({ url: kernelAt, token: undefined });
   const threads = store ?? new FileThreadStore(await mkdtemp(join(tmpdir(), 'agui-bench-')));
   const app = createApp({
     config: { authToken: undefined, allowedRoots: [], defaultLanguage: 'en', heartbeatMs: 15_000, leaseTtlMs: 30_000, leaseRenewMs: 10_000 },
@@ -54,7 +56,7 @@ export async function startBenchStack(store?: ThreadStore): Promise<BenchStack> 
     versions,
   });
   const server = await listen(app, silentLogger, '127.0.0.1', 0);
-  const direct = await new ClientFactory().createFromUrl(emulator.url);
+  const direct = await new ClientFactory().createFromUrl(kernelAt);
   return {
     emulator,
     direct,
@@ -68,7 +70,10 @@ export async function startBenchStack(store?: ThreadStore): Promise<BenchStack> 
 
 let counter = 0;
 
-export function turnBody(text: string, threadId = `bench-${process.pid}-${++counter}`): Record<string, unknown> {
+/** The workspace the bench's turns name; a real kernel needs one of its own (scripts/bench/real-kernel.ts). */
+const BENCH_CWD = '/workspace/bench';
+
+export function turnBody(text: string, threadId = `bench-${process.pid}-${++counter}`, cwd = BENCH_CWD): Record<string, unknown> {
   return {
     threadId,
     runId: `run-${++counter}`,
@@ -76,7 +81,7 @@ export function turnBody(text: string, threadId = `bench-${process.pid}-${++coun
     messages: [{ id: `m-${counter}`, role: 'user', content: text }],
     tools: [],
     context: [],
-    forwardedProps: { iacCode: { schemaVersion: 1, rosInvocationId: 'bench', cwd: '/workspace/bench' } },
+    forwardedProps: { iacCode: { schemaVersion: 1, rosInvocationId: 'bench', cwd } },
   };
 }
 
@@ -93,13 +98,13 @@ export async function postTurn(url: string, body: unknown): Promise<number> {
  * as it comes (`BenchStack.direct`) and its stream read to the end; `onText` sees each streamed
  * status text as it arrives.
  */
-export async function readDirect(stack: BenchStack, text: string | WirePart[], onText: (text: string) => void = () => undefined): Promise<void> {
+export async function readDirect(stack: BenchStack, text: string | WirePart[], onText: (text: string) => void = () => undefined, cwd = BENCH_CWD): Promise<void> {
   const params = sendParams({
     messageId: `direct-${Math.random()}`,
     contextId: `agui-direct-${Math.random().toString(16).slice(2)}`,
     taskId: undefined,
     parts: typeof text === 'string' ? [{ text }] : text,
-    iacCode: iacCodeMetadata({ schemaVersion: 1, rosInvocationId: 'bench', cwd: '/workspace/bench' }, '/workspace/bench', 'en'),
+    iacCode: iacCodeMetadata({ schemaVersion: 1, rosInvocationId: 'bench', cwd }, cwd, 'en'),
   });
   for await (const { payload } of stack.direct.sendMessageStream(SendMessageRequest.fromJSON(params))) {
     if (payload?.$case !== 'statusUpdate') continue;

@@ -26,7 +26,7 @@ const PACE_MS = 3;
 const relayScenario: Scenario = async (script) => {
   script.task('SUBMITTED');
   for (let i = 0; i < RELAY_DELTAS; i += 1) script.text(RELAY_DELTA);
-  script.finish('INPUT_REQUIRED', {}, 'relayed');
+  script.finish('INPUT_REQUIRED', 'relayed');
 };
 
 /** Deltas that carry their publication time, a few milliseconds apart. */
@@ -36,7 +36,7 @@ const pacedScenario: Scenario = async (script) => {
     script.text(`@${performance.now().toFixed(3)};`);
     await sleep(PACE_MS);
   }
-  script.finish('INPUT_REQUIRED', {}, 'paced');
+  script.finish('INPUT_REQUIRED', 'paced');
 };
 
 export function registerRelayScenarios(stack: BenchStack): void {

@@ -45,11 +45,13 @@ describe('HttpAgent (official AG-UI client) on normal turns', () => {
     expect(last.message.parts).toEqual([{ text: 'tools two' }]);
   });
 
-  it('surfaces RUN_ERROR with its code to the client', async () => {
+  it("surfaces RUN_ERROR with its code and the kernel's reason to the client", async () => {
     const agent = agentFor(uniqueId('thread'));
     const errors: Array<{ code?: string; message: string }> = [];
-    agent.messages.push({ id: 'm1', role: 'user', content: 'fatal-error now' });
+    agent.messages.push({ id: 'm1', role: 'user', content: 'fatal-error' });
     await agent.runAgent({ runId: uniqueId('run'), forwardedProps: { iacCode: iacCode() } }, { onRunErrorEvent: ({ event }) => void errors.push(event) }).catch(() => undefined);
-    expect(errors).toEqual([expect.objectContaining({ code: 'A2A_EXECUTION_FAILED', message: 'The A2A execution failed.' })]);
+    expect(errors).toEqual([
+      expect.objectContaining({ code: 'A2A_EXECUTION_FAILED', message: expect.stringMatching(/^The A2A execution failed\. The kernel reported: .+ \(error id 3e7c17ff7f29\)$/) }),
+    ]);
   });
 });

@@ -7,7 +7,7 @@ import type { FileThreadStore } from '../../lib/adapters/file-store/file-store.j
 import { contextIdFor } from '../../lib/core/a2a/outbound.js';
 import { assertValidAgUiStream } from '../support/agui-oracle.js';
 import { runBody, uniqueId } from '../support/fixtures.js';
-import { cancelled, interruptsOf, lastEvent, resolved, sessionValue, threadCalls } from '../support/interrupts.js';
+import { cancelled, FOLLOWED_RESUME_CALLS, interruptsOf, lastEvent, resolved, sessionValue, threadCalls } from '../support/interrupts.js';
 import { types } from '../support/sse.js';
 import { type Stack, startStack } from '../support/stack.js';
 
@@ -194,7 +194,9 @@ describe('resume pre-flight', () => {
     const before = stack.emulator.calls.length;
     await stack.run(runBody({ threadId, resume: [resolved(interrupts[0]!.id, { decision: 'allow_once' })] }));
     const calls = stack.emulator.calls.slice(before).filter((call) => call.method !== 'CancelTask');
-    expect(calls.map((call) => call.method)).toEqual(['HTTP POST /iac-code/session/ensure-restored', 'GetTask', 'HTTP GET /iac-code/pipeline/state', 'SendStreamingMessage']);
+    // The answer's own stream carries only acknowledgements, as the kernel's does: the run then
+    // follows the task (GetTask, SubscribeToTask) and catches the pipeline up before it ends (docs/protocol.md §5.6).
+    expect(calls.map((call) => call.method)).toEqual(FOLLOWED_RESUME_CALLS);
     expect(calls[0]?.params).toEqual({ cwd: '/workspace/session-1', sessionId: session['sessionId'], taskId: session['taskId'] });
     expect(calls[1]?.params).toEqual({ id: session['taskId'], historyLength: 100 });
     expect(calls[2]?.params).toEqual({ taskId: session['taskId'], afterSequence: '0' });

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertValidAgUiStream } from '../support/agui-oracle.js';
 import { runBody, uniqueId } from '../support/fixtures.js';
-import { interruptsOf, resolved, sessionValue } from '../support/interrupts.js';
+import { FOLLOWED_RESUME_CALLS, interruptsOf, resolved, sessionValue } from '../support/interrupts.js';
 import { textOf } from '../support/observe.js';
 import { types } from '../support/sse.js';
 import { type Stack, startStack } from '../support/stack.js';
@@ -42,15 +42,7 @@ async function answered(text: string, answer: unknown = { selectedId: 'plan-a' }
 describe('a prompt answer whose stream ends while the task works on', () => {
   it('follows the task with one SubscribeToTask and ends with the new input as an interrupt, committed before it is announced', async () => {
     const { threadId, first, resumed, calls } = await answered('question-continues permission');
-    expect(calls.map((call) => call.method)).toEqual([
-      'HTTP POST /iac-code/session/ensure-restored',
-      'GetTask',
-      'HTTP GET /iac-code/pipeline/state',
-      'SendStreamingMessage',
-      'GetTask',
-      'SubscribeToTask',
-      'HTTP GET /iac-code/pipeline/state',
-    ]);
+    expect(calls.map((call) => call.method)).toEqual(FOLLOWED_RESUME_CALLS);
     const [permission] = interruptsOf(resumed.sse);
     expect(permission).toMatchObject({ reason: 'tool_call', toolCallId: 'toolu-shell-9' });
     expect((await stored(threadId)).execution.pending.map((item) => item.id)).toEqual([permission!.id]);

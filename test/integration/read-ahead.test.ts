@@ -69,9 +69,10 @@ async function turnWithHeldIdentities(): Promise<LiveSse> {
   pulled = 0;
   const live = new LiveSse(await stack.post('/', runBody({ threadId: uniqueId('thread') })));
   await live.until((event) => event.type === 'RUN_STARTED');
-  await untilTrue(() => store.held !== undefined && pulled >= 2);
-  // One item ahead, no more: the run takes items one at a time.
-  expect(pulled).toBe(2);
+  await untilTrue(() => store.held !== undefined && pulled >= 3);
+  // The identities are written on the second item, which names the session (the first names only
+  // the task, docs/protocol.md §6.9); one item ahead of it, no more: the run takes items one at a time.
+  expect(pulled).toBe(3);
   return live;
 }
 

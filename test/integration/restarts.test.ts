@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type A2AEmulator, startA2AEmulator } from '../../lib/emulators/a2a/server.js';
 import { runBody, uniqueId } from '../support/fixtures.js';
-import { interruptsOf, lastEvent, resolved, sessionValue } from '../support/interrupts.js';
+import { FOLLOWED_RESUME_CALLS, interruptsOf, lastEvent, resolved, sessionValue } from '../support/interrupts.js';
 import { type Stack, startStack } from '../support/stack.js';
 
 let emulator: A2AEmulator;
@@ -38,12 +38,7 @@ describe('after an adapter restart', () => {
     const before = emulator.calls.length;
     const second = await onFreshAdapter((stack) => stack.run(runBody({ threadId, resume: [resolved(interrupt!.id, { decision: 'allow_once' })] })));
     expect(lastEvent(second.sse)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
-    expect(emulator.calls.slice(before).map((call) => call.method)).toEqual([
-      'HTTP POST /iac-code/session/ensure-restored',
-      'GetTask',
-      'HTTP GET /iac-code/pipeline/state',
-      'SendStreamingMessage',
-    ]);
+    expect(emulator.calls.slice(before).map((call) => call.method)).toEqual(FOLLOWED_RESUME_CALLS);
     const [a, b] = [sessionValue(first.sse)!, sessionValue(second.sse)!];
     expect(b).toMatchObject({ executionId: a['executionId'], taskId: a['taskId'], sessionId: a['sessionId'], contextId: a['contextId'] });
   });

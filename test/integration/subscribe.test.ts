@@ -155,7 +155,11 @@ describe('observing a live run', () => {
   it('ends with success when the task completes, and with exactly one RUN_ERROR A2A_EXECUTION_FAILED when it fails', async () => {
     for (const [text, ending] of [
       ['watched complete', { type: 'RUN_FINISHED', outcome: { type: 'success' } }],
-      ['watched fail', { type: 'RUN_ERROR', code: 'A2A_EXECUTION_FAILED', message: 'The A2A execution failed.' }],
+      // The kernel's own reason and error id, as the owner's RUN_ERROR carries them (docs/protocol.md §2.4).
+      [
+        'watched fail',
+        { type: 'RUN_ERROR', code: 'A2A_EXECUTION_FAILED', message: 'The A2A execution failed. The kernel reported: The observed task failed. (error id err-observed-1)' },
+      ],
     ] as const) {
       const owner = await startOwner(text);
       const observed = await (await observe(owner)).rest();

@@ -4,6 +4,21 @@ import type { RecordedCall } from '../../lib/emulators/a2a/server.js';
 import type { SseRecord } from './sse.js';
 import type { Stack } from './stack.js';
 
+/**
+ * The A2A calls of a resume whose answer is sent as a streaming message and whose stream ends while
+ * the task works on — as the kernel ends a permission answer's (docs/protocol.md §5.4, §5.6): the
+ * pre-flight, the answer, then the task followed and the pipeline caught up.
+ */
+export const FOLLOWED_RESUME_CALLS = [
+  'HTTP POST /iac-code/session/ensure-restored',
+  'GetTask',
+  'HTTP GET /iac-code/pipeline/state',
+  'SendStreamingMessage',
+  'GetTask',
+  'SubscribeToTask',
+  'HTTP GET /iac-code/pipeline/state',
+];
+
 export interface InterruptShape {
   id: string;
   reason: string;

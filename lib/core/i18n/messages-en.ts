@@ -59,6 +59,8 @@ export const en = {
   a2aPermissionNotAccepted: 'The local A2A execution service did not accept the permission response.',
   a2aProtocolError: 'The A2A execution service violated the protocol.',
   a2aExecutionFailed: 'The A2A execution failed.',
+  a2aExecutionFailedBecause: 'The A2A execution failed. The kernel reported: {reason}',
+  kernelErrorId: ' (error id {errorId})',
   cancelled: 'The execution was cancelled.',
   cancelledByResponse: 'The execution was cancelled by the interrupt response.',
   sessionBackupNotReady: 'Session backup is still synchronizing. Retry after 3 seconds.',

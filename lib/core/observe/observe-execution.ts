@@ -8,6 +8,7 @@
 import type { RunFinishedOutcome } from '@ag-ui/core';
 import type { Language } from '../i18n/catalogue.js';
 import { toInterrupt } from '../interrupts/interrupt-object.js';
+import { kernelReason } from '../run/kernel-reason.js';
 import { classifyRunError, RunFailure } from '../run/run-failure.js';
 import type { AguiEvent } from '../translate/events.js';
 import { durableInterrupts } from './durable-interrupts.js';
@@ -47,7 +48,8 @@ type Ending = { failure: RunFailure; aborted?: boolean } | { outcome: RunFinishe
  */
 async function endingOf(observer: Observer, stop: ObservedStop, signal: AbortSignal): Promise<Ending> {
   if (stop.state === 'failed' || stop.state === 'rejected' || stop.state === 'auth-required') {
-    return { failure: new RunFailure('A2A_EXECUTION_FAILED', 'a2aExecutionFailed', false) };
+    // An observer holds none of the owner's secrets: the reason's credential-looking tokens are cut out.
+    return { failure: new RunFailure('A2A_EXECUTION_FAILED', 'a2aExecutionFailed', false, { kernelReason: kernelReason(observer.translator.failure, []) }) };
   }
   const pending = stop.state === 'canceled' ? [] : await durableInterrupts(observer, stop.inputs, signal);
   return { outcome: pending.length > 0 ? { type: 'interrupt', interrupts: pending.map(toInterrupt) } : { type: 'success' } };

@@ -6,10 +6,11 @@
 import type { RunFinishedOutcome } from '@ag-ui/core';
 import type { InboundItem } from '../a2a/inbound.js';
 import { errorFields } from '../error-fields.js';
-import { type Language, translate } from '../i18n/catalogue.js';
+import type { Language } from '../i18n/catalogue.js';
 import { type RequiredInput, requiredInputs } from '../interrupts/inputs.js';
 import type { A2AKernel, Logger, ThreadStore } from '../ports.js';
 import { isStopState, snapshotStatusText } from '../run/consume-stream.js';
+import { failureMessage } from '../run/failure-message.js';
 import { protocolViolation, type RunFailure } from '../run/run-failure.js';
 import { type AguiEvent, eventFactory, type MakeEvent, sessionEvent } from '../translate/events.js';
 import { type RunTranslator, translatorFor } from '../translate/run-translator.js';
@@ -103,10 +104,10 @@ export class Observer {
    * says which); neither is a failure of anything.
    */
   runError(failure: RunFailure, aborted = false): AguiEvent {
-    const fields = { event: 'RUN_ERROR', code: failure.code, error: errorFields(failure) };
+    const fields = { event: 'RUN_ERROR', code: failure.code, error: errorFields(failure), kernelReason: failure.kernelReason };
     if (aborted) this.deps.logger.info('observation aborted: its caller left or the instance is stopping', fields);
     else this.deps.logger.warn('observation ended', fields);
-    return this.make('RUN_ERROR', { code: failure.code, message: translate(failure.messageKey, this.language), usage: this.translator.usage.list() });
+    return this.make('RUN_ERROR', { code: failure.code, message: failureMessage(failure, this.language), usage: this.translator.usage.list() });
   }
 
   /** Every item must be of the stored task and the thread's context (docs/protocol.md §7.6). */

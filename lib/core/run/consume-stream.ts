@@ -3,11 +3,12 @@
  * identities durable before anything reveals them, translates signals into events, and stops at
  * the first new required input or at a state that ends the turn.
  */
-import { type InboundItem, TERMINAL_STATES, unwrapItem } from '../a2a/inbound.js';
+import { agentText, type InboundItem, TERMINAL_STATES, unwrapItem } from '../a2a/inbound.js';
 import type { WireStreamItem } from '../a2a/wire-types.js';
 import { type RequiredInput, requiredInputs } from '../interrupts/inputs.js';
 import { isApplied } from '../thread/interrupt-transitions.js';
 import { recordIdentities as withIdentities } from '../thread/run-transitions.js';
+import type { ApplyOptions } from '../translate/run-translator.js';
 import { ReadAhead } from './read-ahead.js';
 import { protocolViolation } from './run-failure.js';
 import type { RunSession } from './run-session.js';
@@ -28,7 +29,7 @@ export interface ConsumeOptions {
   onAccepted?: () => Promise<void>;
   /**
    * The stream attaches to a task already running (SubscribeToTask): its `task` items are
-   * snapshots, whose status text is read only once the task stopped (snapshotStatusText).
+   * snapshots, mapped as followedItemText says.
    */
   attached?: boolean;
 }
@@ -36,6 +37,7 @@ export interface ConsumeOptions {
 export async function consumeStream(session: RunSession, stream: AsyncIterable<WireStreamItem>, options: ConsumeOptions = {}): Promise<StreamResult> {
   let lastState: string | undefined;
   let sawItem = false;
+  let held: IdentityChange | undefined;
   const items = new ReadAhead(stream);
   try {
     for (;;) {
@@ -46,12 +48,19 @@ export async function consumeStream(session: RunSession, stream: AsyncIterable<W
       // come after them (read-ahead.ts). A stop state ends the stream: nothing to read ahead.
       if (!isStopState(item.state)) items.readNext();
       const change = identityChange(session, item);
-      if (change) await recordIdentities(session, change);
+      if (change && holdsTaskId(session, item, change)) {
+        // Known (and cancellable) from now on, durable with the next item's identities.
+        session.taskId = change.taskId;
+        held = change;
+      } else if (change || held) {
+        await recordIdentities(session, { taskId: held?.taskId ?? change?.taskId, sessionId: change?.sessionId });
+        held = undefined;
+      }
       if (!sawItem) {
         sawItem = true;
         await options.onAccepted?.();
       }
-      const newInputs = absorbItem(session, item, options.attached ? snapshotStatusText(item) : true);
+      const newInputs = absorbItem(session, item, options.attached ? followedItemText(item) : LIVE_ITEM);
       if (item.state) lastState = item.state;
       if (newInputs.length > 0) return { lastState, sawItem, newInputs };
       if (isStopState(item.state)) break;
@@ -62,10 +71,12 @@ export async function consumeStream(session: RunSession, stream: AsyncIterable<W
   return { lastState, sawItem, newInputs: [] };
 }
 
+const LIVE_ITEM: ApplyOptions = { statusText: true };
+
 /** Emits an item's events and returns the new required inputs it announces. */
-export function absorbItem(session: RunSession, item: InboundItem, statusText = true): RequiredInput[] {
+export function absorbItem(session: RunSession, item: InboundItem, text: ApplyOptions = LIVE_ITEM): RequiredInput[] {
   if (session.taskId && session.sessionId) session.emitSessionOnce();
-  session.emitAll(session.translator.apply(item, { statusText }));
+  session.emitAll(session.translator.apply(item, text));
   return newRequiredInputs(session, item);
 }
 
@@ -122,6 +133,18 @@ function identityChange(session: RunSession, item: InboundItem): IdentityChange 
   return taskId || sessionId ? { taskId, sessionId } : undefined;
 }
 
+/**
+ * The kernel names a new turn's task on its first item — a task without metadata that shows
+ * nothing — and the session only on the next: such a task id is held until that item, and both
+ * become durable in one write (docs/protocol.md §6.9). Until then the run knows the task (a failure
+ * cancels it, §2.4), as it does between sending its message and the first item.
+ */
+function holdsTaskId(session: RunSession, item: InboundItem, change: IdentityChange): boolean {
+  if (change.taskId === undefined || change.sessionId !== undefined || session.sessionId !== undefined) return false;
+  if (item.kind !== 'task' || isStopState(item.state) || item.statusMessage !== undefined || item.artifacts.length > 0) return false;
+  return Object.keys(item.iac).length === 0 && item.history.every((message) => agentText(message) === undefined);
+}
+
 async function recordIdentities(session: RunSession, change: IdentityChange): Promise<void> {
   // Adopt the task id before writing: if the write fails the run still knows which task to cancel.
   if (change.taskId) session.taskId = change.taskId;
@@ -141,4 +164,15 @@ export function isStopState(state: string | undefined): boolean {
  */
 export function snapshotStatusText(item: InboundItem): boolean {
   return item.kind !== 'task' || isStopState(item.state);
+}
+
+/**
+ * How a run maps what it reads while following its task after an answer (docs/protocol.md §5.6):
+ * as snapshotStatusText says, except that a snapshot of the working task still gives its history
+ * text. The kernel ends an answer's stream while the task works on, and what it says before the
+ * subscription attaches reaches no stream: the history holds every delta so far, the text digests
+ * drop what the caller already saw (§4.6), and only while this run has shown no text yet (§4.5).
+ */
+export function followedItemText(item: InboundItem): ApplyOptions {
+  return snapshotStatusText(item) ? LIVE_ITEM : { statusText: false, historyText: true };
 }

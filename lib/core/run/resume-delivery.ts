@@ -210,10 +210,11 @@ async function finishFromSubscription(session: RunSession, signal: AbortSignal):
 
 /**
  * A snapshot's status text is read only once the task stopped (its final, whole answer); while it
- * works the status message is just the latest streamed delta, which the subscription delivers.
+ * works the status message is just the latest streamed delta, and the subscription that follows
+ * delivers the text (its own first snapshot gives the history's, followedItemText).
  */
 async function snapshotResult(session: RunSession, signal: AbortSignal): Promise<StreamResult> {
   const item = unwrapTask(await session.kernel.getTask(session.taskId as string, 100, { signal }));
   await absorbIdentities(session, item);
-  return { lastState: item.state, sawItem: true, newInputs: absorbItem(session, item, snapshotStatusText(item)) };
+  return { lastState: item.state, sawItem: true, newInputs: absorbItem(session, item, { statusText: snapshotStatusText(item) }) };
 }

@@ -12,14 +12,20 @@ import type { ThreadDocument } from '../thread/document.js';
 import { cancelCurrentExecution, commitInterrupts } from '../thread/interrupt-transitions.js';
 import { endRun } from '../thread/run-transitions.js';
 import type { StreamResult } from './consume-stream.js';
+import { type KernelReason, kernelReason, secretsOf } from './kernel-reason.js';
 import { classifyRunError, persistenceFailureKeepingInterrupt, RunFailure } from './run-failure.js';
 import type { RunSession } from './run-session.js';
 
-export function failureForState(lastState: string | undefined): RunFailure | undefined {
+/**
+ * The failure the last state reports, if any. A failed task carries the kernel's reason when it gave
+ * one (docs/protocol.md §2.4): a FAILED that the kernel follows with INPUT_REQUIRED still ends the
+ * run here, as a RUN_ERROR (§10.3 says why).
+ */
+export function failureForState(lastState: string | undefined, reason?: KernelReason): RunFailure | undefined {
   if (lastState === 'input-required' || lastState === 'completed') return undefined;
   if (lastState === 'canceled') return new RunFailure('CANCELLED', 'cancelled', false);
   if (lastState === 'failed' || lastState === 'rejected' || lastState === 'auth-required') {
-    return new RunFailure('A2A_EXECUTION_FAILED', 'a2aExecutionFailed', false);
+    return new RunFailure('A2A_EXECUTION_FAILED', 'a2aExecutionFailed', false, { kernelReason: reason });
   }
   // The stream ended while the task was still working: it is abandoned (docs/protocol.md §7.7).
   return new RunFailure('A2A_EXECUTION_FAILED', 'a2aExecutionFailed', true);
@@ -67,7 +73,7 @@ async function committedAnyway(session: RunSession, inputs: readonly RequiredInp
 
 /** Normal path: session event, closed spans, final write, then RUN_FINISHED or RUN_ERROR. */
 export async function finishFromState(session: RunSession, lastState: string | undefined): Promise<void> {
-  const reported = failureForState(lastState);
+  const reported = failureForState(lastState, kernelReason(session.translator.failure, secretsOf(session.request.iacCode)));
   // A turn never ends in success while answers are still owed: announce what is pending instead.
   if (!reported && session.thread.document.execution.pending.length > 0) {
     await finishWithInterrupt(session, []);

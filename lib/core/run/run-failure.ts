@@ -7,6 +7,7 @@ import type { ErrorCode } from '../errors.js';
 import { AdapterError } from '../errors.js';
 import type { MessageKey } from '../i18n/catalogue.js';
 import { KernelRpcError, StoreError } from '../ports.js';
+import type { KernelReason } from './kernel-reason.js';
 import { LeaseLostError } from './run-thread.js';
 
 export class RunFailure extends Error {
@@ -15,13 +16,17 @@ export class RunFailure extends Error {
     readonly messageKey: MessageKey,
     /** Cancel the A2A task (unless an interrupt is pending) and end the execution. */
     readonly abandonTask: boolean,
-    options?: { cause?: unknown; leaseLost?: boolean; forceCancel?: boolean },
+    options?: { cause?: unknown; leaseLost?: boolean; forceCancel?: boolean; kernelReason?: KernelReason },
   ) {
     super(`${code}: ${messageKey}`, options);
     this.name = 'RunFailure';
     this.leaseLost = options?.leaseLost ?? false;
     this.forceCancel = options?.forceCancel ?? false;
+    this.kernelReason = options?.kernelReason;
   }
+
+  /** Why the kernel failed the task, in its own words (bounded, secrets cut out): part of the RUN_ERROR's message (docs/protocol.md §2.4). */
+  readonly kernelReason: KernelReason | undefined;
 
   /** The run no longer holds the thread, so it must not write to it again (docs/protocol.md §6.6). */
   readonly leaseLost: boolean;

@@ -5,11 +5,11 @@
 import type { RunFinishedOutcome } from '@ag-ui/core';
 import { errorFields } from '../error-fields.js';
 import type { Language } from '../i18n/catalogue.js';
-import { translate } from '../i18n/catalogue.js';
 import type { A2AKernel, Logger } from '../ports.js';
 import type { RunRequest } from '../protocol/run-request.js';
 import { type AguiEvent, eventFactory, type MakeEvent, sessionEvent } from '../translate/events.js';
 import { type RunTranslator, translatorFor } from '../translate/run-translator.js';
+import { failureMessage } from './failure-message.js';
 import type { RunFailure } from './run-failure.js';
 import type { RunThread } from './run-thread.js';
 
@@ -112,10 +112,10 @@ export class RunSession {
    * led to it (docs/architecture.md §5). The event carries only AG-UI 1.0's fields (code, message, usage; docs/protocol.md §4): the stream it ends already names the thread and run.
    */
   runError(failure: RunFailure): AguiEvent {
-    this.deps.logger.warn('run ended', { event: 'RUN_ERROR', code: failure.code, error: errorFields(failure) });
+    this.deps.logger.warn('run ended', { event: 'RUN_ERROR', code: failure.code, error: errorFields(failure), kernelReason: failure.kernelReason });
     return this.make('RUN_ERROR', {
       code: failure.code,
-      message: translate(failure.messageKey, this.language),
+      message: failureMessage(failure, this.language),
       usage: this.translator.usage.list(),
     });
   }

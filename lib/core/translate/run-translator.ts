@@ -6,6 +6,7 @@ import { agentText, type InboundItem } from '../a2a/inbound.js';
 import type { JsonObject } from '../a2a/wire-types.js';
 import type { OpenSpans } from '../journal/open-spans.js';
 import { type AguiEvent, CUSTOM_ARTIFACT, type MakeEvent } from './events.js';
+import { trailingHistoryText } from './history-text.js';
 import { envelopesOf } from './pipeline/envelope.js';
 import { PipelineLane } from './pipeline/pipeline-lane.js';
 import { MAX_TEXT_DIGESTS } from './text-digests.js';
@@ -32,7 +33,22 @@ export interface ApplyOptions {
    * events are left out, its tool, thinking, usage and artifact signals kept (docs/protocol.md §5.4).
    */
   statusText: boolean;
+  /**
+   * With `statusText` false: a task item's history text is still mapped (the first item of a
+   * subscription a run follows after an answer, docs/protocol.md §5.6).
+   */
+  historyText?: boolean;
 }
+
+/** The kernel's own account of a failed task: its status text and `iac_code.error.errorId` (docs/protocol.md §2.4). */
+export interface FailureAccount {
+  text: string | undefined;
+  errorId: string | undefined;
+}
+
+/** States whose status text is the kernel's account of how the task ended, never the assistant's answer (docs/protocol.md §4.5). */
+const FAILED_STATES = new Set(['failed', 'rejected', 'auth-required']);
+const ENDED_STATES = new Set([...FAILED_STATES, 'canceled']);
 
 /** What a run leaves in the thread document for the next run of the same execution. */
 export interface DurableRunState {
@@ -74,6 +90,11 @@ function record(value: unknown): JsonObject | undefined {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as JsonObject) : undefined;
 }
 
+function errorIdOf(iac: JsonObject): string | undefined {
+  const errorId = record(iac['error'])?.['errorId'];
+  return typeof errorId === 'string' ? errorId : undefined;
+}
+
 export class RunTranslator {
   private readonly text: TextLane;
   private readonly tools: ToolLane;
@@ -86,6 +107,8 @@ export class RunTranslator {
    * history. A task item can only move it forward (its history may be cut short).
    */
   textCursor: number;
+  /** Set by the status that reported the task failed (docs/protocol.md §2.4, §7.7). */
+  failure: FailureAccount | undefined;
 
   constructor(private readonly seed: TranslatorSeed) {
     this.textCursor = seed.textCursor;
@@ -126,6 +149,7 @@ export class RunTranslator {
       events.push(...this.text.reasoning(thinking['text']));
     }
     if (options.statusText) events.push(...this.mapText(item));
+    else if (options.historyText) events.push(...this.mapHistory(item, true));
     const tool = record(iac['tool']);
     if (tool) {
       if (tool['status'] === 'started' || tool['status'] === 'input_complete') this.text.rememberCurrentText();
@@ -170,21 +194,26 @@ export class RunTranslator {
 
   private mapText(item: InboundItem): AguiEvent[] {
     const status = agentText(item.statusMessage);
+    if (item.state && ENDED_STATES.has(item.state)) {
+      // "Task canceled.", or why the task failed: the RUN_ERROR reports it (docs/protocol.md §2.4, §4.5).
+      if (FAILED_STATES.has(item.state)) this.failure = { text: status ?? this.failure?.text, errorId: errorIdOf(item.iac) ?? this.failure?.errorId };
+      return [];
+    }
     if (status !== undefined) {
       const isFinal = record(item.iac['assistantFinal'])?.['complete'] === true;
       return this.text.text(item.statusMessage?.messageId || undefined, status, isFinal);
     }
-    // History is read only from a task without status text, before any text of this run (docs/protocol.md §4.5).
+    return this.mapHistory(item, false);
+  }
+
+  /**
+   * History is read only from a task without status text, before any text of this run (docs/protocol.md §4.5).
+   * `withStatus`: a working snapshot's status message is its latest delta, the history's next entry.
+   */
+  private mapHistory(item: InboundItem, withStatus: boolean): AguiEvent[] {
     if (item.kind !== 'task' || this.text.emittedText) return [];
-    const trailing: string[] = [];
-    let lastId: string | undefined;
-    for (let i = item.history.length - 1; i >= 0; i -= 1) {
-      const text = agentText(item.history[i]);
-      if (text === undefined) break;
-      trailing.unshift(text);
-      lastId ??= item.history[i]?.messageId;
-    }
-    return trailing.length > 0 ? this.text.text(lastId, trailing.join(''), false) : [];
+    const history = trailingHistoryText(withStatus && item.statusMessage ? [...item.history, item.statusMessage] : item.history);
+    return history ? this.text.text(history.messageId || undefined, history.text, false) : [];
   }
 
   private mapArtifact(artifact: JsonObject): AguiEvent[] {

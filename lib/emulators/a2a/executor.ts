@@ -121,7 +121,8 @@ export class EmulatorExecutor implements AgentExecutor {
     }
     if (awaiting.sideband) {
       script.acknowledge({ kind: 'permission_ack', inputId: awaiting.inputId, decision: answer.kind === 'permission' ? answer.decision : undefined });
-    } else {
+    } else if (answer.kind !== 'permission') {
+      // A prompt answer's stream opens with the task (a permission's with its acknowledgements).
       script.state = 'WORKING';
       script.task();
     }
@@ -134,7 +135,7 @@ export class EmulatorExecutor implements AgentExecutor {
       await scenario(script, input);
     } catch (error) {
       if (error instanceof CancelledError) script.cancelled();
-      else script.finish('FAILED', {}, `Emulator scenario failed: ${String(error)}`);
+      else script.reportError(`Emulator scenario failed: ${String(error)}`, { retryable: false, errorId: 'emulator-1' });
     } finally {
       script.markEnded();
     }

@@ -15,15 +15,28 @@ async function words(script: TaskScript, sentence: string): Promise<void> {
   }
 }
 
-/** Asks for one permission through `input` + INPUT_REQUIRED and waits for the answer. */
+const SHELL = 'run_shell';
+
+/**
+ * Asks for one permission as v0.13.1 does (test/fixtures/kernel-streams/permission-*.json): the
+ * tool's call streamed (a length per input delta, an input summary), usage, then INPUT_REQUIRED with
+ * the input and `permission {pending}`. The answer's own stream carries the two acknowledgements
+ * (the first without the session id) and, for a deny, the failed tool; then it ends while the task
+ * works on (runTool).
+ */
 async function askPermission(script: TaskScript, toolUseId: string, target: string): Promise<ReceivedAnswer> {
-  script.status('WORKING', { tool: { status: 'started', toolUseId, name: 'run_shell' } });
-  const input = permissionInput(script, { toolUseId, toolName: 'run_shell', title: 'Run a local shell command.', target });
+  script.status('WORKING', { tool: { status: 'started', toolUseId, name: SHELL } });
+  for (const partialJsonLength of [16, 33]) script.status('WORKING', { tool: { status: 'input_delta', toolUseId, partialJsonLength } });
+  script.status('WORKING', { tool: { status: 'input_complete', toolUseId, name: SHELL, inputSummary: { tool_name: SHELL, fields: { command: { type: 'str' } } } } });
+  script.usage();
+  const input = permissionInput(script, { toolUseId, toolName: SHELL, title: 'Run a local shell command.', target });
   script.exposed = { input };
-  script.status('INPUT_REQUIRED', { input, permission: { autoApproved: false, pending: true, toolName: 'run_shell', toolUseId } });
+  script.status('INPUT_REQUIRED', { input, permission: { autoApproved: false, pending: true, toolName: SHELL, toolUseId } });
   const answer = await script.awaitAnswer(awaited(input));
   script.exposed = {};
-  script.status('WORKING', { inputReceived: { kind: 'permission', inputId: input['inputId'], toolUseId, decision: answer.kind === 'permission' ? answer.decision : 'deny' } });
+  const acknowledged = { kind: 'permission', inputId: input['inputId'], toolUseId };
+  script.status('WORKING', { inputReceived: { ...acknowledged, decision: answer.kind === 'permission' ? answer.decision : 'deny' } }, undefined, false);
+  script.status('WORKING', { inputReceived: acknowledged });
   return answer;
 }
 
@@ -31,47 +44,28 @@ function allowed(answer: ReceivedAnswer): boolean {
   return answer.kind === 'permission' && answer.decision === 'allow_once';
 }
 
-async function runTool(script: TaskScript, toolUseId: string, answer: ReceivedAnswer, output: string): Promise<void> {
+/**
+ * After the acknowledgements: a denied tool fails on the answer's stream; the stream then ends while
+ * the task works on, and the rest reaches the reader that follows the task (SubscribeToTask) — which
+ * the scenario waits for (bounded), except for the first words after a deny: the kernel's model
+ * answers before any reader attached, and only the task's history keeps them (docs/protocol.md §5.6).
+ */
+async function runTool(script: TaskScript, followMs: number, toolUseId: string, answer: ReceivedAnswer, output: string): Promise<void> {
   if (allowed(answer)) {
-    script.status('WORKING', { tool: { status: 'input_complete', toolUseId, name: 'run_shell', toolInput: { command: 'terraform plan' } } });
-    script.status('WORKING', { tool: { status: 'completed', toolUseId, name: 'run_shell', result: output } });
+    script.detach();
+    // The tool finishes before the reader follows: only the task's metadata shows it by then.
+    script.status('WORKING', { tool: { status: 'completed', toolUseId, name: SHELL, result: output } });
+    await script.untilFollowed(followMs);
     await words(script, 'The command finished. ');
   } else {
-    script.status('WORKING', { tool: { status: 'failed', toolUseId, name: 'run_shell', result: 'denied by the user' } });
-    await words(script, 'Permission denied; the command was skipped. ');
+    script.status('WORKING', { tool: { status: 'failed', toolUseId, name: SHELL, result: 'Permission denied.' } });
+    script.detach();
+    script.text('Permission denied; ');
+    await script.untilFollowed(followMs);
+    await words(script, 'the command was skipped. ');
   }
+  script.usage();
 }
-
-const permission: Scenario = async (script) => {
-  script.task('SUBMITTED');
-  await words(script, 'I need to run a command. ');
-  const answer = await askPermission(script, 'toolu-shell-1', 'terraform plan');
-  await runTool(script, 'toolu-shell-1', answer, 'Plan: 1 to add.');
-  script.finish('INPUT_REQUIRED');
-};
-
-/** After the answer the task keeps working for a minute (a disconnect then abandons it). */
-const permissionThenLong: Scenario = async (script) => {
-  script.task('SUBMITTED');
-  const answer = await askPermission(script, 'toolu-shell-1', 'terraform apply');
-  await runTool(script, 'toolu-shell-1', answer, 'Applying…');
-  for (let i = 1; i <= 600; i += 1) {
-    script.text(`apply step ${i}. `);
-    await script.pause(100);
-  }
-  script.finish('INPUT_REQUIRED');
-};
-
-/** A new permission raised right after the first answer (docs/protocol.md §5.9). */
-const permissionChain: Scenario = async (script) => {
-  script.task('SUBMITTED');
-  await words(script, 'Two commands need approval. ');
-  const first = await askPermission(script, 'toolu-shell-1', 'terraform init');
-  await runTool(script, 'toolu-shell-1', first, 'Initialised.');
-  const second = await askPermission(script, 'toolu-shell-2', 'terraform apply');
-  await runTool(script, 'toolu-shell-2', second, 'Apply complete.');
-  script.finish('INPUT_REQUIRED');
-};
 
 /** Two sub-pipeline permissions open at once, listed in `pendingPermissions` (sideband). */
 const twoPermissions: Scenario = async (script) => {
@@ -161,6 +155,39 @@ const candidates: Scenario = async (script) => {
 };
 
 export function interruptScenarios(controls: EmulatorControls): Record<string, Scenario> {
+  const followMs = (): number => controls.watch.timeoutMs;
+
+  const permission: Scenario = async (script) => {
+    script.task('SUBMITTED');
+    await words(script, 'I need to run a command. ');
+    const answer = await askPermission(script, 'toolu-shell-1', 'terraform plan');
+    await runTool(script, followMs(), 'toolu-shell-1', answer, 'Plan: 1 to add.');
+    script.finish('INPUT_REQUIRED');
+  };
+
+  /** After the answer the task keeps working for a minute (a disconnect then abandons it). */
+  const permissionThenLong: Scenario = async (script) => {
+    script.task('SUBMITTED');
+    const answer = await askPermission(script, 'toolu-shell-1', 'terraform apply');
+    await runTool(script, followMs(), 'toolu-shell-1', answer, 'Applying…');
+    for (let i = 1; i <= 600; i += 1) {
+      script.text(`apply step ${i}. `);
+      await script.pause(100);
+    }
+    script.finish('INPUT_REQUIRED');
+  };
+
+  /** A new permission raised right after the first answer (docs/protocol.md §5.9). */
+  const permissionChain: Scenario = async (script) => {
+    script.task('SUBMITTED');
+    await words(script, 'Two commands need approval. ');
+    const first = await askPermission(script, 'toolu-shell-1', 'terraform init');
+    await runTool(script, followMs(), 'toolu-shell-1', first, 'Initialised.');
+    const second = await askPermission(script, 'toolu-shell-2', 'terraform apply');
+    await runTool(script, followMs(), 'toolu-shell-2', second, 'Apply complete.');
+    script.finish('INPUT_REQUIRED');
+  };
+
   /** The kernel loses the session while the permission waits (ensure-restored answers missing). */
   const sessionMissing: Scenario = async (script, input) => {
     const parked = script.nextPark().then(() => controls.sessions.set(script.sessionId, 'missing'));

@@ -45,7 +45,7 @@ async function end(script: TaskScript, how: string): Promise<void> {
     return;
   }
   if (how === 'fail') {
-    script.finish('FAILED', { error: { retryable: false, errorId: 'err-observed-1' } });
+    script.reportError('The observed task failed.', { retryable: false, errorId: 'err-observed-1' });
     return;
   }
   if (how === 'question') {

@@ -34,8 +34,10 @@ export const pipelineLongScenario: Scenario = async (script) => {
     }
     if (word === 'fail') {
       script.pipeline([['pipeline_error', { scope: 'pipeline', status: 'failed', data: { message: 'Guidance asked the pipeline to fail.' } }]]);
-      script.finish('FAILED', { error: { retryable: false, errorId: 'err-guided-fail' } }, 'The pipeline failed.');
+      script.errorStatus('The pipeline failed.', { retryable: false, errorId: 'err-guided-fail' });
+      // The guidance learns the state it left the task in: FAILED, before the kernel closes the turn.
       guidance.applied();
+      script.closeAfterError();
       return;
     }
     script.pipeline([['text_delta', inStep({ text: `Guidance applied: ${guidance.text}. ` })]]);

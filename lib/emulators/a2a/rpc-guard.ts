@@ -4,7 +4,8 @@
  * connection broken in the middle of the first event).
  * GetTask and SubscribeToTask are answered from the task's script: a real kernel's tasks keep
  * changing whether or not a client reads the stream, while the SDK's store only records what a
- * live request consumed.
+ * live request consumed. CancelTask of a task whose turn is over is refused (-32002), as the
+ * kernel refuses it.
  * A permission answer must be exactly one data part with the six keys of docs/protocol.md §5.3, for the
  * task's open input; anything else is a JSON-RPC invalid-params error, as the kernel answers.
  * So is a binary part over the kernel's 5 MiB inline limit or of a type it refuses (data-parts.ts).
@@ -12,6 +13,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { binaryPartProblem } from './data-parts.js';
 import type { EmulatorControls } from './executor.js';
+import { answerPermission } from './permission-answer.js';
 import { answerSubscribe } from './subscribe.js';
 import type { TaskScript } from './task-script.js';
 import { taskSnapshot } from './task-snapshot.js';
@@ -57,6 +59,21 @@ function cutFirstEvent(res: Response): void {
   }) as Response['write'];
 }
 
+/**
+ * CancelTask as the kernel answers it: a running task (parked on an input too) ends CANCELED with
+ * "Task canceled." and the answer is the task as it stands; a task whose turn is over, or that
+ * ended, cannot be cancelled (-32002).
+ */
+function cancelTask(res: Response, id: unknown, script: TaskScript, controls: EmulatorControls): void {
+  if (script.ended) {
+    rpcError(res, id, -32002, 'Task cannot be canceled');
+    return;
+  }
+  script.controller.abort();
+  script.cancelled();
+  res.status(200).json({ jsonrpc: '2.0', id: id ?? null, result: taskSnapshot(script, controls.snapshotInputs) });
+}
+
 export function rpcGuard(controls: EmulatorControls, scripts: ReadonlyMap<string, TaskScript>) {
   return (req: Request, res: Response, next: NextFunction): void => {
     const body = req.body as RpcBody | undefined;
@@ -84,6 +101,11 @@ export function rpcGuard(controls: EmulatorControls, scripts: ReadonlyMap<string
           .send('Service Unavailable');
       return;
     }
+    const cancelled = body.method === 'CancelTask' && body.params?.id ? scripts.get(body.params.id) : undefined;
+    if (cancelled) {
+      cancelTask(res, body.id, cancelled, controls);
+      return;
+    }
     const script = (body.method === 'GetTask' || body.method === 'SubscribeToTask') && body.params?.id ? scripts.get(body.params.id) : undefined;
     if (script && body.method === 'GetTask') {
       res.status(200).json({ jsonrpc: '2.0', id: body.id ?? null, result: taskSnapshot(script, controls.snapshotInputs) });
@@ -95,9 +117,15 @@ export function rpcGuard(controls: EmulatorControls, scripts: ReadonlyMap<string
     }
     if (body.method === 'SendStreamingMessage' || body.method === 'SendMessage') {
       const message = body.params?.message;
-      const problem = binaryPartProblem(message?.parts) ?? permissionAnswerProblem(message, message?.taskId ? scripts.get(message.taskId) : undefined);
+      const answered = message?.taskId ? scripts.get(message.taskId) : undefined;
+      const problem = binaryPartProblem(message?.parts) ?? permissionAnswerProblem(message, answered);
       if (problem) {
         rpcError(res, body.id, -32602, `Invalid params: ${problem}`);
+        return;
+      }
+      const data = message?.parts?.[0]?.['data'] as Record<string, unknown> | undefined;
+      if (body.method === 'SendStreamingMessage' && answered?.awaiting && !answered.awaiting.sideband && data?.['kind'] === 'permission') {
+        answerPermission(res, body.id, answered, data['decision'] as 'allow_once' | 'deny', String(data['inputId']));
         return;
       }
     }

@@ -3,7 +3,7 @@
  * first word of the user's message, or programmatically by tests. Each plays one turn of an
  * iac-code task through a TaskScript.
  */
-import type { Json, TaskScript } from './task-script.js';
+import { type Json, KERNEL_USAGE, type TaskScript } from './task-script.js';
 
 export interface ScenarioInput {
   /** The user's text (all text parts joined). */
@@ -16,7 +16,11 @@ export interface ScenarioInput {
 
 export type Scenario = (script: TaskScript, input: ScenarioInput) => Promise<void>;
 
-const USAGE = { inputTokens: 1200, outputTokens: 340, totalTokens: 1540, cachedInputTokens: 200, provider: 'dashscope', model: 'qwen3-max' };
+/** Usage as the contract allows newer kernels to report it (cached tokens, provider, model); v0.13.1 reports KERNEL_USAGE. */
+const USAGE = { ...KERNEL_USAGE, cachedInputTokens: 200, provider: 'dashscope', model: 'qwen3-max' };
+
+/** What `fatal-error` reports when the message names no reason of its own: a provider outage, in the kernel's words. */
+export const DEFAULT_FAILURE_REASON = "InternalServerError: Error code: 500 - {'error': {'message': 'model provider outage', 'type': 'server_error'}}";
 
 async function streamWords(script: TaskScript, sentence: string): Promise<void> {
   for (const word of sentence.split(/(?<= )/)) {
@@ -34,9 +38,26 @@ function echoOf(text: string): string {
 
 const normal: Scenario = async (script, input) => {
   script.task('SUBMITTED');
-  script.status('WORKING');
   await streamWords(script, `Hello from the iac-code emulator. You said: ${echoOf(input.text)}`);
-  script.status('WORKING', { usage: USAGE });
+  script.usage();
+  script.finish('INPUT_REQUIRED');
+};
+
+/**
+ * One read-only tool exactly as v0.13.1 reports it (test/fixtures/kernel-streams/tool.json): a
+ * length for each input delta, an input summary (field names and types, no values), the result.
+ */
+const read: Scenario = async (script) => {
+  script.task('SUBMITTED');
+  await streamWords(script, 'Let me check. ');
+  const tool = { toolUseId: 'toolu-read-2', name: 'read_file' };
+  script.status('WORKING', { tool: { status: 'started', ...tool } });
+  for (const partialJsonLength of [10, 21]) script.status('WORKING', { tool: { status: 'input_delta', toolUseId: tool.toolUseId, partialJsonLength } });
+  script.status('WORKING', { tool: { status: 'input_complete', ...tool, inputSummary: { tool_name: tool.name, fields: { path: { type: 'str' } } } } });
+  script.usage();
+  script.status('WORKING', { tool: { status: 'completed', ...tool, result: '# demo workspace' } });
+  await streamWords(script, 'Done: the tool answered. ');
+  script.usage();
   script.finish('INPUT_REQUIRED');
 };
 
@@ -44,7 +65,7 @@ const tools: Scenario = async (script) => {
   script.task('SUBMITTED');
   await streamWords(script, 'Let me read the template first. ');
   script.status('WORKING', { tool: { status: 'started', toolUseId: 'toolu-read-1', name: 'read_file' } });
-  script.status('WORKING', { tool: { status: 'input_delta', toolUseId: 'toolu-read-1', name: 'read_file', delta: '{"pa' } });
+  script.status('WORKING', { tool: { status: 'input_delta', toolUseId: 'toolu-read-1', partialJsonLength: 4 } });
   script.status('WORKING', { tool: { status: 'input_complete', toolUseId: 'toolu-read-1', name: 'read_file', toolInput: { path: 'main.tf', limit: 200 } } });
   script.status('WORKING', {
     tool: {
@@ -60,16 +81,16 @@ const tools: Scenario = async (script) => {
   script.status('WORKING', { tool: { status: 'input_complete', toolUseId: 'toolu-lint-1', name: 'lint_template', inputSummary: 'lint main.tf' } });
   script.status('WORKING', { tool: { status: 'failed', toolUseId: 'toolu-lint-1', name: 'lint_template', result: { error: 'lint failed', line: 3 } } });
   await streamWords(script, 'The template has one VPC.');
-  script.status('WORKING', { usage: USAGE });
+  script.usage(USAGE);
   script.finish('INPUT_REQUIRED');
 };
 
 const thinking: Scenario = async (script) => {
   script.task('SUBMITTED');
   script.status('WORKING', { thinking: { type: 'raw_thinking', text: 'The user wants a VPC. ' } });
-  script.status('WORKING', { thinking: { type: 'summary', text: 'ignored: only raw thinking is exposed' } });
   script.status('WORKING', { thinking: { type: 'raw_thinking', text: 'A /16 CIDR is a safe default.' } });
   await streamWords(script, 'I will create a VPC with a /16 CIDR block.');
+  script.usage();
   script.finish('INPUT_REQUIRED');
 };
 
@@ -94,14 +115,19 @@ const complete: Scenario = async (script) => {
 
 const retryableError: Scenario = async (script) => {
   script.task('SUBMITTED');
-  script.status('WORKING');
-  script.finish('INPUT_REQUIRED', { error: { retryable: true, errorId: 'err-retry-1' } }, 'A temporary error occurred. Please try again.');
+  script.reportError('A temporary error occurred. Please retry.', { retryable: true, errorId: 'err-retry-1' });
 };
 
-const fatalError: Scenario = async (script) => {
+/**
+ * The model provider fails the turn (test/fixtures/kernel-streams/provider-*.json): FAILED with the
+ * reason — the words after `fatal-error`, else DEFAULT_FAILURE_REASON — and an error id, then the
+ * turn closes. Unlike the real kernel, the emulator quotes the reason as given, secrets included, so
+ * the adapter's own redaction can be shown (docs/protocol.md §2.4).
+ */
+const fatalError: Scenario = async (script, input) => {
   script.task('SUBMITTED');
-  await streamWords(script, 'Starting. ');
-  script.finish('FAILED', { error: { retryable: false, errorId: 'err-fatal-1' } }, 'The model provider rejected the request.');
+  const reason = input.text.trim().split(/\s+/).slice(1).join(' ');
+  script.reportError(reason || DEFAULT_FAILURE_REASON, { retryable: false, errorId: '3e7c17ff7f29' });
 };
 
 const silence: Scenario = async (script, input) => {
@@ -142,11 +168,12 @@ const workingEnd: Scenario = async (script) => {
 const lateSession: Scenario = async (script) => {
   script.task('SUBMITTED', { iacCodeSessionId: '' });
   script.status('WORKING', { iacCodeSessionId: '' }, { messageId: `${script.taskId}-message`, text: 'Session comes last.' });
-  script.finish('INPUT_REQUIRED', {}, '');
+  script.finish('INPUT_REQUIRED', '');
 };
 
 export const SCENARIOS: Record<string, Scenario> = {
   hello: normal,
+  read,
   tools,
   thinking,
   artifact,

@@ -17,6 +17,7 @@ import { mountKernelRoutes } from './kernel-routes.js';
 import { messageGuard } from './message-guard.js';
 import { observationScenarios } from './observation-scenarios.js';
 import { pipelineLongScenario } from './pipeline-long-scenario.js';
+import { floatsInMetadata } from './protobuf-numbers.js';
 import { RESOURCE_SELECTION_SCENARIOS } from './resource-selection-scenarios.js';
 import { rpcGuard } from './rpc-guard.js';
 import { SCENARIOS, type Scenario } from './scenarios.js';
@@ -49,15 +50,23 @@ export interface A2AEmulator {
   close(): Promise<void>;
 }
 
-const USAGE_COUNTER = /("(?:inputTokens|outputTokens|totalTokens|cachedInputTokens)":)(\d+)(?=[,}])/g;
-
-/** The kernel serialises metadata through protobuf Struct, so counters arrive as 1200.0 (docs/protocol.md §4.10). */
-function floatUsageCounters(_req: Request, res: Response, next: NextFunction): void {
+/** The kernel's metadata numbers are protobuf doubles (`1200.0`): every answer is written so (protobuf-numbers.ts). */
+function protobufNumbers(_req: Request, res: Response, next: NextFunction): void {
+  const asText = (chunk: unknown): string | undefined => (typeof chunk === 'string' ? chunk : Buffer.isBuffer(chunk) ? chunk.toString('utf8') : undefined);
   const write = res.write.bind(res) as (chunk: unknown, ...rest: unknown[]) => boolean;
   res.write = ((chunk: unknown, ...rest: unknown[]) => {
-    const text = typeof chunk === 'string' ? chunk : Buffer.isBuffer(chunk) ? chunk.toString('utf8') : undefined;
-    return write(text === undefined ? chunk : text.replace(USAGE_COUNTER, '$1$2.0'), ...rest);
+    const text = asText(chunk);
+    return write(text === undefined ? chunk : floatsInMetadata(text), ...rest);
   }) as Response['write'];
+  const end = res.end.bind(res) as (chunk?: unknown, ...rest: unknown[]) => Response;
+  res.end = ((chunk?: unknown, ...rest: unknown[]) => {
+    const text = typeof chunk === 'function' ? undefined : asText(chunk);
+    if (text === undefined) return end(chunk, ...rest);
+    const floats = floatsInMetadata(text);
+    // A JSON answer declared its length before it was rewritten.
+    if (floats.length !== text.length && !res.headersSent) res.removeHeader('content-length');
+    return end(floats, ...rest);
+  }) as Response['end'];
   next();
 }
 
@@ -112,7 +121,7 @@ export async function startA2AEmulator(options: A2AEmulatorOptions = {}): Promis
     });
     next();
   });
-  app.use(floatUsageCounters);
+  app.use(protobufNumbers);
   app.use(rpcGuard(controls, executor.scripts));
   app.use(messageGuard(controls, executor.scripts));
   mountKernelRoutes(app, controls, executor.scripts);

@@ -1,14 +1,18 @@
 /**
- * What a scenario uses to play one iac-code task: publishes A2A 1.0 events shaped like the
- * iac-code kernel's (docs/protocol.md §4.5, §7.5): streamed text as status messages `<taskId>-message`, the final
- * text repeated under `<taskId>-<n>` with `assistantFinal`, signals under `metadata.iac_code`, and
- * the session id on every status update. A scenario can park on an input and wait for the answer;
- * the task's current state and open inputs are what GetTask shows.
+ * What a scenario uses to play one iac-code task: publishes A2A 1.0 events shaped like the real
+ * kernel's recorded streams (test/fixtures/kernel-streams, docs/architecture.md §9.2): the opening
+ * (a task without metadata, then SUBMITTED and WORKING statuses carrying the session id), text
+ * deltas as status messages all under `<taskId>-message`, the answer again under `<taskId>-<n>`
+ * with `assistantFinal` on a WORKING status followed by a separate end status, signals under
+ * `metadata.iac_code`. A scenario can park on an input and wait for the answer; GetTask shows the
+ * task as the kernel's task store keeps it: the last status, the metadata of the last status, and
+ * every earlier status message in the history.
  */
 
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Message, Task, TaskArtifactUpdateEvent, TaskStatusUpdateEvent } from '@a2a-js/sdk';
 import { AgentEvent, type ExecutionEventBus } from '@a2a-js/sdk/server';
+import { Attachments } from './attachments.js';
 import { type EnvelopeFields, PIPELINE_EXTENSION_URI, PipelineLog } from './pipeline-log.js';
 
 export type Json = Record<string, unknown>;
@@ -34,15 +38,28 @@ export class CancelledError extends Error {
   }
 }
 
+/** The usage the kernel reports after each model call: three counters (floats on the wire). */
+export const KERNEL_USAGE = { inputTokens: 1200, outputTokens: 340, totalTokens: 1540 };
+
+/** States at which @a2a-js/sdk ends the stream of the request that published them. */
+const STREAM_ENDS = new Set<TaskStateName>(['INPUT_REQUIRED', 'COMPLETED', 'FAILED', 'CANCELED', 'REJECTED']);
+
 export class TaskScript {
-  private stateNumber = 0;
+  private stateNumber = 1;
   private fullText = '';
   private cancelPublished = false;
+  private opened = false;
+  /** False once the current request's stream ended: later events reach only subscribers and GetTask. */
+  private streamOpen = true;
   private answerWaiter: { resolve: (answer: ReceivedAnswer) => void } | undefined;
   private parkWaiters: Array<() => void> = [];
   /** The task's current state and last status message, as GetTask shows them. */
   state: TaskStateName = 'SUBMITTED';
   statusMessage: Json | undefined;
+  /** Every earlier status message, as the kernel's task store keeps them (GetTask's history). */
+  readonly history: Json[] = [];
+  /** `metadata.iac_code` of the last status: GetTask's metadata. */
+  lastIac: Json = {};
   /** The open inputs GetTask shows under metadata.iac_code (input, pendingPermissions). */
   exposed: Json = {};
   awaiting: AwaitedInput | undefined;
@@ -54,9 +71,7 @@ export class TaskScript {
   pipelineLog: PipelineLog | undefined;
   /** Listeners that see every published event as wire JSON (the kernel's own SubscribeToTask). */
   readonly taps = new Set<(item: Json) => void>();
-  /** SubscribeToTask streams attached to this task so far (each counts once, even after it left). */
-  private attachments = 0;
-  private attachWaiters: Array<() => void> = [];
+  readonly attachments = new Attachments(this.controller.signal);
 
   constructor(
     readonly taskId: string,
@@ -68,6 +83,7 @@ export class TaskScript {
   /** A continuation (an answer, a cancel) publishes on the bus of its own request. */
   rebind(bus: ExecutionEventBus): void {
     this.bus = bus;
+    this.streamOpen = true;
   }
 
   get signal(): AbortSignal {
@@ -75,11 +91,22 @@ export class TaskScript {
   }
 
   snapshotMetadata(): Json {
-    return { iac_code: { iacCodeSessionId: this.sessionId, ...this.exposed } };
+    return { iac_code: { ...this.lastIac, iacCodeSessionId: this.sessionId, ...this.exposed } };
   }
 
-  /** The first event of every execute call must be the task (an @a2a-js/sdk rule). */
+  /**
+   * The first event of every execute call must be the task (an @a2a-js/sdk rule). A new task opens
+   * as the kernel's do: the task without metadata, then SUBMITTED and WORKING with the session id
+   * (`iac` replaces what they carry).
+   */
   task(state?: TaskStateName, iac: Json = {}): void {
+    if (!this.opened) {
+      this.opened = true;
+      this.bus.publish(AgentEvent.task(Task.fromJSON({ id: this.taskId, contextId: this.contextId, status: { state: 'TASK_STATE_SUBMITTED' } })));
+      this.status('SUBMITTED', iac);
+      this.status('WORKING', iac);
+      return;
+    }
     if (state) this.state = state;
     this.bus.publish(
       AgentEvent.task(
@@ -94,16 +121,15 @@ export class TaskScript {
   }
 
   /** A status update carrying iac_code signals and optionally an agent message. */
-  status(state: TaskStateName, iac: Json = {}, message?: { messageId: string; text: string }): void {
+  status(state: TaskStateName, iac: Json = {}, message?: { messageId: string; text: string }, withSession = true): void {
     this.throwIfCancelled();
     const status: Json = { state: `TASK_STATE_${state}` };
     if (message) {
       status['message'] = { messageId: message.messageId, role: 'ROLE_AGENT', contextId: this.contextId, taskId: this.taskId, parts: [{ text: message.text }] };
     }
-    this.state = state;
-    this.statusMessage = status['message'] as Json | undefined;
-    const update = { taskId: this.taskId, contextId: this.contextId, status, metadata: { iac_code: { iacCodeSessionId: this.sessionId, ...iac } } };
-    this.bus.publish(AgentEvent.statusUpdate(TaskStatusUpdateEvent.fromJSON(update)));
+    this.record(state, status, iac);
+    const update = { taskId: this.taskId, contextId: this.contextId, status, metadata: { iac_code: withSession ? { iacCodeSessionId: this.sessionId, ...iac } : iac } };
+    this.publish(AgentEvent.statusUpdate(TaskStatusUpdateEvent.fromJSON(update)), state);
     this.tap({ statusUpdate: update });
   }
 
@@ -113,10 +139,15 @@ export class TaskScript {
     this.status('WORKING', iac, { messageId: `${this.taskId}-message`, text: delta });
   }
 
+  /** The usage the kernel reports after a model call. */
+  usage(counters: Json = KERNEL_USAGE): void {
+    this.status('WORKING', { usage: counters });
+  }
+
   artifact(artifact: Json): void {
     this.throwIfCancelled();
     const update = { taskId: this.taskId, contextId: this.contextId, artifact, append: false, lastChunk: true };
-    this.bus.publish(AgentEvent.artifactUpdate(TaskArtifactUpdateEvent.fromJSON(update)));
+    if (this.streamOpen) this.bus.publish(AgentEvent.artifactUpdate(TaskArtifactUpdateEvent.fromJSON(update)));
     this.tap({ artifactUpdate: update });
   }
 
@@ -136,7 +167,7 @@ export class TaskScript {
 
   /** A sideband acknowledgement: the first event of a non-streaming answer (docs/protocol.md §5.7). */
   acknowledge(data: Json): void {
-    this.bus.publish(
+    this.publish(
       AgentEvent.message(
         Message.fromJSON({
           messageId: `${this.taskId}-ack-${Date.now()}`,
@@ -147,24 +178,57 @@ export class TaskScript {
         }),
       ),
     );
+    // @a2a-js/sdk ends a stream at its first message.
+    this.streamOpen = false;
   }
 
-  /** The final status of a turn: the whole answer again, marked assistantFinal. */
-  finish(state: TaskStateName, iac: Json = {}, finalText = this.fullText): void {
+  /**
+   * The end of a turn, as the kernel ends one: a WORKING status carrying the whole answer again
+   * (`<taskId>-<n>`, `assistantFinal`; without a message when nothing was said), then the end state
+   * on a status of its own.
+   */
+  finish(state: TaskStateName = 'INPUT_REQUIRED', finalText = this.fullText): void {
     this.stateNumber += 1;
-    const message = finalText ? { messageId: `${this.taskId}-${this.stateNumber}`, text: finalText } : undefined;
-    this.status(state, finalText ? { ...iac, assistantFinal: { complete: true } } : iac, message);
+    this.status('WORKING', { assistantFinal: { complete: true } }, finalText ? { messageId: `${this.taskId}-${this.stateNumber}`, text: finalText } : undefined);
     this.fullText = '';
+    this.status(state);
   }
 
-  /** The CANCELED status that ends a cancelled task (published even for a parked task). */
+  /**
+   * The kernel's account of an error (iac-code's ErrorEvent): the reason as a status message under
+   * `<taskId>-message` with `error {retryable, errorId}` — FAILED, or INPUT_REQUIRED when retryable —
+   * and then the turn closed as after a provider failure: usage at zero, an empty assistantFinal,
+   * INPUT_REQUIRED. FAILED is not the end of the task.
+   */
+  reportError(reason: string, error: { retryable: boolean; errorId: string }): void {
+    this.errorStatus(reason, error);
+    this.closeAfterError();
+  }
+
+  /** The status that reports the error (reportError's first half). */
+  errorStatus(reason: string, error: { retryable: boolean; errorId: string }): void {
+    this.status(error.retryable ? 'INPUT_REQUIRED' : 'FAILED', { error }, { messageId: `${this.taskId}-message`, text: reason });
+  }
+
+  /** The turn closed after an error (reportError's second half). */
+  closeAfterError(): void {
+    this.usage({ inputTokens: 0, outputTokens: 0, totalTokens: 0 });
+    this.finish('INPUT_REQUIRED', '');
+  }
+
+  /** The CANCELED status that ends a cancelled task (published even for a parked task), with the kernel's "Task canceled.". */
   cancelled(): void {
     if (this.cancelPublished) return;
     this.cancelPublished = true;
-    this.state = 'CANCELED';
     this.exposed = {};
-    const update = { taskId: this.taskId, contextId: this.contextId, status: { state: 'TASK_STATE_CANCELED' }, metadata: { iac_code: { iacCodeSessionId: this.sessionId } } };
-    this.bus.publish(AgentEvent.statusUpdate(TaskStatusUpdateEvent.fromJSON(update)));
+    this.stateNumber += 1;
+    const status = {
+      state: 'TASK_STATE_CANCELED',
+      message: { messageId: `${this.taskId}-${this.stateNumber}`, role: 'ROLE_AGENT', contextId: this.contextId, taskId: this.taskId, parts: [{ text: 'Task canceled.' }] },
+    };
+    this.record('CANCELED', status, {});
+    const update = { taskId: this.taskId, contextId: this.contextId, status, metadata: { iac_code: { iacCodeSessionId: this.sessionId } } };
+    this.publish(AgentEvent.statusUpdate(TaskStatusUpdateEvent.fromJSON(update)), 'CANCELED');
     this.tap({ statusUpdate: update });
   }
 
@@ -222,19 +286,18 @@ export class TaskScript {
 
   /**
    * Ends the stream of the current request while the task works on, as the kernel ends a prompt
-   * answer's stream while a pipeline continues (docs/protocol.md §5.6). Later events reach only
-   * SubscribeToTask observers (the taps) and what GetTask shows.
+   * answer's stream while a pipeline continues, and a permission answer's after its
+   * acknowledgements (docs/protocol.md §5.6). Later events reach only SubscribeToTask observers
+   * (the taps) and what GetTask shows.
    */
   detach(): void {
+    this.streamOpen = false;
     this.bus.finished();
   }
 
   /** A SubscribeToTask stream attached (subscribe.ts). */
   attached(): void {
-    this.attachments += 1;
-    const waiters = this.attachWaiters;
-    this.attachWaiters = [];
-    for (const resolve of waiters) resolve();
+    this.attachments.add();
   }
 
   /**
@@ -243,21 +306,27 @@ export class TaskScript {
    * does not depend on timing.
    */
   async untilAttached(count: number, timeoutMs: number): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while (this.attachments < count && Date.now() < deadline) {
-      this.throwIfCancelled();
-      await new Promise<void>((resolve) => {
-        const wake = (): void => {
-          clearTimeout(timer);
-          this.signal.removeEventListener('abort', wake);
-          resolve();
-        };
-        const timer = setTimeout(wake, deadline - Date.now());
-        this.signal.addEventListener('abort', wake, { once: true });
-        this.attachWaiters.push(wake);
-      });
-    }
+    await this.attachments.until(count, timeoutMs);
     this.throwIfCancelled();
+  }
+
+  /** Waits (bounded) for one more SubscribeToTask stream than attached so far: the reader following the task after an answer. */
+  untilFollowed(timeoutMs: number): Promise<void> {
+    return this.untilAttached(this.attachments.attached + 1, timeoutMs);
+  }
+
+  /** The task store's view of a new status: the last status and its metadata; the status message it replaces goes to the history. */
+  private record(state: TaskStateName, status: Json, iac: Json): void {
+    if (this.statusMessage) this.history.push(this.statusMessage);
+    this.state = state;
+    this.statusMessage = status['message'] as Json | undefined;
+    this.lastIac = iac;
+  }
+
+  private publish(event: Parameters<ExecutionEventBus['publish']>[0], state?: TaskStateName): void {
+    if (!this.streamOpen) return;
+    this.bus.publish(event);
+    if (state && STREAM_ENDS.has(state)) this.streamOpen = false;
   }
 
   private tap(item: Json): void {

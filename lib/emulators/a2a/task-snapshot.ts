@@ -2,11 +2,15 @@ import type { EmulatorControls } from './executor.js';
 import { permissionInput } from './inputs.js';
 import type { TaskScript } from './task-script.js';
 
-/** The task as GetTask shows it: current state, last status message, open inputs. */
+/**
+ * The task as GetTask and SubscribeToTask show it, as the kernel's task store keeps it: the last
+ * status (state and message), the metadata of the last status with the open inputs, and every
+ * earlier status message as the history (the user's message is not in it).
+ */
 export function taskSnapshot(script: TaskScript, inputs: EmulatorControls['snapshotInputs']): Record<string, unknown> {
   const status: Record<string, unknown> = { state: `TASK_STATE_${script.state}` };
   if (script.statusMessage) status['message'] = script.statusMessage;
-  const snapshot: Record<string, unknown> = { id: script.taskId, contextId: script.contextId, status };
+  const snapshot: Record<string, unknown> = { id: script.taskId, contextId: script.contextId, status, history: [...script.history] };
   if (inputs === 'full') snapshot['metadata'] = script.snapshotMetadata();
   if (inputs === 'emptyList') snapshot['metadata'] = { iac_code: { iacCodeSessionId: script.sessionId, pendingPermissions: [] } };
   if (inputs === 'extraPermission') {
