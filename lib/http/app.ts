@@ -97,6 +97,11 @@ export interface App {
    * time to FC's first health check (docs/architecture.md §6.3). The same answer `fetch` gives.
    */
   plain?(method: string, target: string): PlainResponse | undefined;
+  /**
+   * The instance is stopping (a shell's graceful shutdown, at its drain deadline): every resumable
+   * run live here hands itself over (docs/protocol.md §6.15), also one whose caller is long gone.
+   */
+  stopping?(): void;
 }
 
 /** A complete answer as plain data. */
@@ -121,6 +126,9 @@ export function createApp(appDeps: AppDeps): App {
   return {
     async fetch(request: Request, signal: AbortSignal = request.signal): Promise<Response> {
       return withCors(await dispatch(request, signal, deps, corsOrigins), request, corsOrigins);
+    },
+    stopping(): void {
+      deps.liveLogs.stopping();
     },
     plain(method: string, target: string): PlainResponse | undefined {
       // With CORS on, every answer carries `vary: origin` (cors.ts): those go through fetch.

@@ -9,13 +9,26 @@ import type { EventLog } from '../core/journal/event-log.js';
 
 export class LiveLogs {
   private readonly logs = new Map<string, EventLog>();
+  /** What each resumable run does when the instance stops: it hands itself over (docs/protocol.md §6.15). */
+  private readonly handOvers = new Map<EventLog, () => void>();
 
   add(executionId: string, log: EventLog): void {
     this.logs.set(executionId, log);
   }
 
+  /** `handOver` runs when the instance stops while the log's run is live. */
+  whenStopping(log: EventLog, handOver: () => void): void {
+    this.handOvers.set(log, handOver);
+  }
+
+  /** The instance stops: every resumable run live here hands itself over, with or without a caller. */
+  stopping(): void {
+    for (const handOver of [...this.handOvers.values()]) handOver();
+  }
+
   /** Ends the log (everything written and released) and forgets it. */
   async close(executionId: string, log: EventLog): Promise<void> {
+    this.handOvers.delete(log);
     try {
       await log.close();
     } finally {

@@ -34,8 +34,8 @@ export function unjournaledLog(streamId: string, logger: EventLogOptions['logger
   });
 }
 
-/** What a resumable run needs from its log and store (docs/protocol.md §6.15). */
-export function resumableRun(log: EventLog, store: ThreadStore, graceMs: number): Resumable {
+/** What a resumable run needs from its log, its store and the instance (docs/protocol.md §6.15). */
+export function resumableRun(log: EventLog, store: ThreadStore, graceMs: number, liveLogs: LiveLogs): Resumable {
   return {
     graceMs,
     journal: store.journal,
@@ -43,6 +43,7 @@ export function resumableRun(log: EventLog, store: ThreadStore, graceMs: number)
       log.onReaders = listener;
     },
     isShutdown: (reason) => reason instanceof InstanceShuttingDown,
+    watchStopping: (handOver) => liveLogs.whenStopping(log, handOver),
   };
 }
 

@@ -70,7 +70,7 @@ export async function handleRun(request: Request, signal: AbortSignal, deps: Rou
         });
         const caller = { push: send, end: () => undefined };
         log.join(caller);
-        const resumable = resumableRun(log, store, config.detachGraceMs ?? 0);
+        const resumable = resumableRun(log, store, config.detachGraceMs ?? 0, deps.liveLogs);
         // A resumable run counts its readers (docs/protocol.md §6.15); otherwise the caller reads to the
         // end — a client cut off by a shutdown still gets the terminal event (§6.8).
         if (resumable.graceMs > 0) runSignal.addEventListener('abort', () => log.leave(caller), { once: true });

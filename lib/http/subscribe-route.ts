@@ -119,7 +119,7 @@ async function follow(deps: RouteDeps, store: ThreadStore, target: FollowRequest
               await deps.liveLogs.close(target.executionId, log);
               await scheduleExpiry(store, target.threadId, target.executionId, deps.clock, logger);
             },
-            resumable: (log) => resumableRun(log, store, config.detachGraceMs ?? 0),
+            resumable: (log) => resumableRun(log, store, config.detachGraceMs ?? 0, deps.liveLogs),
           },
           { threadId: target.threadId, executionId: target.executionId, language: target.language, signal },
         ),

@@ -1,12 +1,12 @@
 /**
- * Observing across instances (docs/protocol.md §6.12, §6.14): two real adapter processes share one
- * OSS emulator bucket and one A2A emulator, as two FC instances do.
+ * Observing across instances (docs/protocol.md §6.12, §6.14, §6.15): two real adapter processes
+ * share one OSS emulator bucket and one A2A emulator, as two FC instances do.
  *
- * - a run streams on A while an observer follows it on B: both see it to its end, nothing is
- *   cancelled;
+ * - a run streams on A while an observer follows it on B from the run's journal: both see it whole,
+ *   to its end, nothing is cancelled;
  * - A dies (SIGKILL) mid-run under an official HttpAgent: the client's connection drops, and the
- *   official client reconnects through subscribe on B and sees the run to its end — the task lives
- *   on in the kernel and A's unexpired lease keeps the execution observable.
+ *   official client reconnects through subscribe on B (no event id: the run from its start) and
+ *   sees the run to its end — B takes it over once A's lease expired; the task lived on in the kernel.
  */
 import { type BaseEvent, HttpAgent } from '@ag-ui/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -26,24 +26,27 @@ let b: AdapterProcess;
 let instances: TwoInstances | undefined;
 
 beforeAll(async () => {
-  instances = await startTwoInstances();
+  // A short lease, so that a dead owner's run is taken over within seconds (docs/protocol.md §6.6).
+  instances = await startTwoInstances({ IAC_CODE_AGUI_LEASE_TTL_MS: '3000', IAC_CODE_AGUI_LEASE_RENEW_MS: '1000' });
   ({ kernel, a, b } = instances);
 }, 60_000);
 
 afterAll(async () => instances?.stop());
+
+const STEPS = Array.from({ length: 60 }, (_, index) => `step ${index + 1}. `).join('');
 
 function cancelsOf(taskId: string): number {
   return kernel.callsOf('CancelTask').filter((call) => (call.params as { id: string }).id === taskId).length;
 }
 
 describe('observers on another instance', () => {
-  it('follows on B a run that streams on A; both end success, the observer sees the rest once, nothing is cancelled', async () => {
+  it('follows on B a run that streams on A; both end success, the observer sees the whole run once, nothing is cancelled', async () => {
     const threadId = uniqueId('thread');
     const runId = uniqueId('run');
     const response = await fetch(`${a.url}/`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
-      body: JSON.stringify(runBody({ threadId, runId, text: 'watched' })),
+      body: JSON.stringify(runBody({ threadId, runId, text: 'steps slowly' })),
     });
     const owner = new LiveSse(response);
     const session = await owner.until((event) => isSessionEvent(event) && typeof (event['value'] as Record<string, unknown>)['taskId'] === 'string');
@@ -54,7 +57,8 @@ describe('observers on another instance', () => {
     await assertValidAgUiStream(observerEvents);
     expect(ownerEvents.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
     expect(observerEvents.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
-    expect(textOf(observerEvents)).toBe('Observers see this part. ');
+    expect(textOf(observerEvents)).toBe(STEPS);
+    expect(textOf(ownerEvents)).toBe(STEPS);
     expect(cancelsOf(taskId)).toBe(0);
   });
 
@@ -62,7 +66,7 @@ describe('observers on another instance', () => {
     const threadId = uniqueId('thread');
     const runId = uniqueId('run');
     const owner = new HttpAgent({ url: `${a.url}/`, threadId, fetch: tolerantFetch });
-    owner.messages.push({ id: uniqueId('msg'), role: 'user', content: 'watched' });
+    owner.messages.push({ id: uniqueId('msg'), role: 'user', content: 'steps slowly' });
     let announced: (value: { executionId: string; taskId: string }) => void = () => undefined;
     const session = new Promise<{ executionId: string; taskId: string }>((resolve) => {
       announced = resolve;
@@ -79,6 +83,7 @@ describe('observers on another instance', () => {
       },
     );
     const { executionId, taskId } = await session;
+    await new Promise((resolve) => setTimeout(resolve, 800));
     await a.stop('SIGKILL');
     await ownerRun;
     // The owner's stream just stopped: no terminal event ever reached it.
@@ -89,7 +94,7 @@ describe('observers on another instance', () => {
     await reconnected.runAgent({ runId }, { onEvent: ({ event }) => void followed.push(event) });
     expect(followed[0]).toMatchObject({ type: 'RUN_STARTED', threadId, runId });
     expect(followed.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
-    expect(textOf(followed as never)).toBe('Observers see this part. ');
+    expect(textOf(followed as never)).toBe(STEPS);
     expect(cancelsOf(taskId)).toBe(0);
   });
 });

@@ -4,12 +4,14 @@
  * emulator — all they may share, a bucket and a kernel.
  */
 import { type A2AEmulator, startA2AEmulator } from '../../lib/emulators/a2a/server.js';
-import { startOssEmulator } from '../../lib/emulators/oss/server.js';
+import { type OssEmulator, startOssEmulator } from '../../lib/emulators/oss/server.js';
 import { type AdapterProcess, startAdapterProcess } from './adapter-process.js';
 import { TEST_BUCKET, TEST_KEY } from './oss.js';
 
 export interface TwoInstances {
   kernel: A2AEmulator;
+  /** The bucket both share, for a test to read what they stored (test/support/oss.ts). */
+  oss: OssEmulator;
   a: AdapterProcess;
   b: AdapterProcess;
   /** Stops both instances, then the emulators. */
@@ -38,6 +40,7 @@ export async function startTwoInstances(env: Record<string, string> = {}): Promi
   }
   return {
     kernel,
+    oss,
     a: a.value,
     b: b.value,
     async stop() {

@@ -70,6 +70,9 @@ export async function shutDown(server: RunningServer, policy: ShutdownPolicy, lo
   let aborted = 0;
   let abandoned = 0;
   if (!drained) {
+    // Resumable runs hand themselves over first — those whose caller already left included, whose
+    // request's signal aborted long ago (docs/protocol.md §6.15).
+    server.stopping();
     aborted = server.inFlight.abortAll(new InstanceShuttingDown(), exempt);
     logger.warn('drain deadline passed; aborting live requests (their runs cancel and release their threads)', { aborted });
     if (!(await settlesWithin(server.inFlight.idle(exempt), policy.cleanupMs))) {

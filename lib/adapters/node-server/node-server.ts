@@ -94,6 +94,8 @@ export interface RunningServer {
   stopAccepting(): void;
   /** Closes the server and every connection at once (in-flight runs are not waited for). */
   close(): Promise<void>;
+  /** Tells the app the instance stops (App.stopping): its resumable runs hand themselves over. */
+  stopping(): void;
 }
 
 /**
@@ -361,6 +363,7 @@ export function listen(app: App, logger: Logger, host: string, port: number, opt
           // Node ≥ 19 also closes the idle keep-alive connections here; busy ones finish first.
           server.close();
         },
+        stopping: () => app.stopping?.(),
         close: () =>
           new Promise<void>((done) => {
             draining = true;

@@ -62,6 +62,8 @@ export async function takeOver(deps: TakeoverDeps, target: TakeoverTarget): Prom
     executionId: target.executionId,
     epoch,
     start: { kind: 'takeover', runId, fromEpoch: fork?.epoch ?? epoch - 1, fromSeq: fork?.seq ?? 0 },
+    // Its text is the history's deltas one by one: a reader skips those it holds by their cursor.
+    mergeDeltas: false,
   });
   // The fork point is durable before the new epoch says anything (docs/protocol.md §6.15).
   await log.open();

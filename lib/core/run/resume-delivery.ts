@@ -103,18 +103,22 @@ async function streamAnswer(
   try {
     const stream = session.kernel.sendStreamingMessage(resumeParams(session, messageId, part), { signal, onTaskId });
     const result = await consumeStream(session, stream, { onAccepted });
-    if (!result.sawItem) throw new RunFailure('A2A_UNAVAILABLE', notAccepted, false);
-    return result;
+    if (result.sawItem) return result;
+    // The stream ended without one whole event: taken all the same when the kernel named the task.
+    if (answeredOnTask && !signal.aborted) return await takenUnread(undefined);
+    throw new RunFailure('A2A_UNAVAILABLE', notAccepted, false);
   } catch (error) {
     if (accepted) throw error;
     // Cut in its first event, or an event the SDK refuses: kept pending, the answer would be
     // refused by the kernel on every retry and the thread could take no new turn.
-    if (answeredOnTask && error instanceof KernelUnavailableError && !signal.aborted) {
-      session.deps.logger.warn('the kernel took an answer whose stream could not be read; following the task', { error: errorFields(error) });
-      await onAccepted();
-      return { lastState: undefined, sawItem: false, newInputs: [] };
-    }
+    if (answeredOnTask && error instanceof KernelUnavailableError && !signal.aborted) return await takenUnread(error);
     throw rejected(error, notAccepted);
+  }
+
+  async function takenUnread(error: unknown): Promise<StreamResult> {
+    session.deps.logger.warn('the kernel took an answer whose stream could not be read; following the task', error === undefined ? {} : { error: errorFields(error) });
+    await onAccepted();
+    return { lastState: undefined, sawItem: false, newInputs: [] };
   }
 }
 

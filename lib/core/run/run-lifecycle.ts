@@ -34,6 +34,11 @@ export interface Resumable {
   watchReaders(listener: (count: number) => void): void;
   /** Whether the caller's signal was aborted because the instance is stopping: the run is handed over. */
   isShutdown(reason: unknown): boolean;
+  /**
+   * Tells `handOver` when the instance stops — also for a run whose caller left long before, whose
+   * request's signal can abort no more.
+   */
+  watchStopping(handOver: () => void): void;
 }
 
 /** The run stops on this instance without ending: it is detached, for a reader to take over (docs/protocol.md §6.15). */
@@ -81,6 +86,7 @@ export async function followRun(session: RunSession, input: Pick<RunInput, 'sign
   else input.signal.addEventListener('abort', forwardAbort, { once: true });
   const presence = resumable ? new Presence(session, resumable.graceMs, resumable.journal) : undefined;
   if (presence) resumable?.watchReaders((count) => presence.readersChanged(count));
+  resumable?.watchStopping(() => aborting.abort(new HandOver()));
   const keeper = new LeaseKeeper(session, (lost) => aborting.abort(lost));
   const { signal } = aborting;
   try {

@@ -86,12 +86,9 @@ export function rpcGuard(controls: EmulatorControls, scripts: ReadonlyMap<string
     if (fault) {
       fault.times = (fault.times ?? 1) - 1;
       if (fault.times <= 0) controls.rpcFaults.splice(index, 1);
-      if (fault.kind === 'cutFirstEvent') {
-        cutFirstEvent(res);
-        next();
-        return;
-      }
-      if (fault.kind === 'error') rpcError(res, body.id, fault.code ?? -32603, fault.message ?? 'Injected error', fault.data);
+      // The answer is taken as usual — by the emulator's own answer stream or the SDK's — and its first event is cut.
+      if (fault.kind === 'cutFirstEvent') cutFirstEvent(res);
+      else if (fault.kind === 'error') rpcError(res, body.id, fault.code ?? -32603, fault.message ?? 'Injected error', fault.data);
       else if (fault.kind === 'emptyStream') res.status(200).set({ 'content-type': 'text/event-stream', 'cache-control': 'no-cache' }).end();
       else if (fault.kind === 'hang') res.status(200).set({ 'content-type': 'text/event-stream', 'cache-control': 'no-cache' }).flushHeaders();
       else
@@ -99,7 +96,7 @@ export function rpcGuard(controls: EmulatorControls, scripts: ReadonlyMap<string
           .status(fault.status ?? 503)
           .type('text/plain')
           .send('Service Unavailable');
-      return;
+      if (fault.kind !== 'cutFirstEvent') return;
     }
     const cancelled = body.method === 'CancelTask' && body.params?.id ? scripts.get(body.params.id) : undefined;
     if (cancelled) {

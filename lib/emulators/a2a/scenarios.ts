@@ -148,12 +148,17 @@ const longRunning: Scenario = async (script) => {
   script.finish('INPUT_REQUIRED');
 };
 
-/** A minute-long turn's shape in 1.5 s: 60 numbered deltas 25 ms apart, then the turn ends (reattach tests, docs/protocol.md §6.15). */
-const steps: Scenario = async (script) => {
+/**
+ * A minute-long turn's shape in 1.5 s: 60 numbered deltas 25 ms apart, then the turn ends (reattach
+ * tests, docs/protocol.md §6.15); "steps slowly": 100 ms apart, six seconds — time to kill an
+ * instance and take the run over before it ends.
+ */
+const steps: Scenario = async (script, input) => {
+  const pace = /\bslowly\b/i.test(input.text) ? 100 : 25;
   script.task('SUBMITTED');
   for (let i = 1; i <= 60; i += 1) {
     script.text(`step ${i}. `);
-    await script.pause(25);
+    await script.pause(pace);
   }
   script.finish('INPUT_REQUIRED');
 };
