@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ConnectionBroken } from '../../lib/console/app/connection/ending-fetch.js';
-import { BASE_DELAY_MS, backoffMs, judgeAttempt, MAX_DELAY_MS } from '../../lib/console/app/run/reattach-policy.js';
+import { BASE_DELAY_MS, backoffMs, eventIdRefused, judgeAttempt, MAX_DELAY_MS } from '../../lib/console/app/run/reattach-policy.js';
 
 /** An HTTP failure as @ag-ui/client's HttpAgent throws it: the status and the parsed body. */
 function httpError(status: number, code: string): Error {
@@ -51,5 +51,19 @@ describe('reattaching to a lost run', () => {
 
   it('stops without a word when the page aborted the observation (a cancel)', () => {
     expect(judgeAttempt(undefined, new ConnectionBroken('aborted'), true)).toEqual({ retry: false, end: { kind: 'aborted' } });
+  });
+
+  it('follows again without the event id when the adapter refuses the id, and only then', () => {
+    expect(eventIdRefused(httpError(409, 'EVENT_ID_EXPIRED'))).toBe(true);
+    expect(eventIdRefused(httpError(409, 'EVENT_ID_MISMATCH'))).toBe(true);
+    const badId = Object.assign(new Error('HTTP 400'), {
+      status: 400,
+      payload: { error: { code: 'INVALID_INPUT', message: 'bad id', details: [{ path: 'Last-Event-ID', message: 'Not an event id of this adapter.' }] } },
+    });
+    expect(eventIdRefused(badId)).toBe(true);
+    expect(eventIdRefused(httpError(409, 'OBSERVATION_IDENTITY_CHANGED'))).toBe(false);
+    expect(eventIdRefused(httpError(400, 'INVALID_INPUT'))).toBe(false);
+    expect(eventIdRefused(httpError(404, 'EXECUTION_NOT_FOUND'))).toBe(false);
+    expect(eventIdRefused(undefined)).toBe(false);
   });
 });

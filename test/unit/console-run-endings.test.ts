@@ -28,6 +28,13 @@ describe('the end of a run in the console', () => {
     expect(planEnding({ kind: 'aborted' }, 'turn', { observing: true, cancelled: true })).toEqual({ forget: true, pending: [], footer: { text: 'Cancelled', state: 'cancelled' } });
   });
 
+  it('says a reattached run was cancelled while the page was away when the page did not cancel it', () => {
+    const cancelled = { type: 'RUN_ERROR', code: 'CANCELLED', message: 'The execution was cancelled.' };
+    expect(planEnding({ kind: 'terminal', terminal: cancelled }, 'reload', { observing: true, cancelled: false }).say).toMatch(/^The run was cancelled while this page was away/);
+    expect(planEnding({ kind: 'terminal', terminal: cancelled }, 'reload', { observing: true, cancelled: true }).say).toBeUndefined();
+    expect(planEnding({ kind: 'terminal', terminal: cancelled }, 'turn', OWNER).say).toBeUndefined();
+  });
+
   it('keeps the forms after a refused answer, and checks them again only when the code says they are stale', () => {
     const refused = (code: string) => planEnding({ kind: 'terminal', terminal: { type: 'RUN_ERROR', code, message: code } }, 'resume', OWNER);
     expect(refused('RESUME_PAYLOAD_INVALID')).toEqual({

@@ -1,10 +1,15 @@
 /**
  * Resume answers (docs/protocol.md §5.3, §5.5): digests that make a repeated answer
  * recognisable, validation against the interrupt's responseSchema with a real JSON Schema
- * validator (Ajv), and the A2A form of each answer — a six-key permission data part, or the
- * plain text of a question or option choice.
+ * validator, and the A2A form of each answer — a six-key permission data part, or the plain text
+ * of a question or option choice.
+ *
+ * The validator is @cfworker/json-schema (draft 7), which interprets a schema where Ajv compiles
+ * it to code: a fifth of Ajv's weight in the function bundle (docs/architecture.md §9.6), and no
+ * compiled function kept per option set. test/unit/answer-validation.test.ts holds its verdicts to
+ * Ajv's on generated answers for every schema the adapter publishes.
  */
-import { Ajv, type ValidateFunction } from 'ajv';
+import { Validator } from '@cfworker/json-schema';
 import type { JsonObject, WirePart } from '../a2a/wire-types.js';
 import { canonicalJson } from '../canonical-json.js';
 import { sha256Hex } from '../hash.js';
@@ -14,17 +19,9 @@ import { isPermission, responseSchemaFor } from './interrupt-object.js';
 import { standardOptions } from './options.js';
 import { isResourceSelection, isValidCancelPayload } from './resource-selection.js';
 
-const ajv = new Ajv({ allErrors: true, strict: false });
-const compiled = new Map<string, ValidateFunction>();
-
-function validatorFor(schema: JsonObject): ValidateFunction {
-  const key = canonicalJson(schema);
-  let validate = compiled.get(key);
-  if (!validate) {
-    validate = ajv.compile(schema);
-    compiled.set(key, validate);
-  }
-  return validate;
+/** Whether `value` is valid against `schema` (JSON Schema draft 7). */
+export function matchesSchema(schema: JsonObject, value: unknown): boolean {
+  return new Validator(schema as ConstructorParameters<typeof Validator>[0], '7').validate(value).valid;
 }
 
 export function answerDigest(entry: ResumeEntry): string {
@@ -39,9 +36,9 @@ export function answerDigest(entry: ResumeEntry): string {
 export function isValidAnswer(pending: PendingInterrupt, entry: ResumeEntry): boolean {
   const permission = isPermission(pending.input);
   if (entry.status === 'cancelled' && isResourceSelection(pending.input)) return isValidCancelPayload(entry.payload);
-  if (entry.status === 'cancelled') return permission ? validatorFor(responseSchemaFor(pending.input))({ decision: 'deny' }) : true;
+  if (entry.status === 'cancelled') return permission ? matchesSchema(responseSchemaFor(pending.input), { decision: 'deny' }) : true;
   if (entry.payload === undefined) return false;
-  return validatorFor(responseSchemaFor(pending.input))(entry.payload);
+  return matchesSchema(responseSchemaFor(pending.input), entry.payload);
 }
 
 export function permissionDecision(entry: ResumeEntry): 'allow_once' | 'deny' {

@@ -7,9 +7,11 @@
  * reload, and when a thread another tab ran is opened here.
  *
  * While a run streams, `{threadId, runId, rosInvocationId, executionId}` is kept in session
- * storage (threads/run-records.ts), and what the page showed in threads/transcript-log.ts, so a
- * reload shows the thread as it was and the reattached stream continues the run where it stopped:
- * the adapter sends only what the thread has not announced yet, so nothing is shown twice.
+ * storage (threads/run-records.ts), and what the page showed in threads/transcript-log.ts with the
+ * id of the last event shown, so a reload shows the thread as it was and the reattached stream
+ * continues the run where it stopped: with `Last-Event-ID` the adapter sends every event after that
+ * one (docs/protocol.md §6.15), so nothing is shown twice and nothing is missing. A line across the
+ * run marks when the page was away.
  */
 import type { Interrupt, ResumeEntry } from '@ag-ui/client';
 import type { Outgoing } from '../composer/composer.js';
@@ -71,6 +73,19 @@ const REATTACHED: Record<'dropped' | FollowReason, string> = {
   check: 'Reattached to check what still waits for your answer.',
   elsewhere: 'Following this thread’s execution from this tab.',
 };
+
+const clock = (at: number) => new Date(at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
+
+/**
+ * The line that marks where a run's stream was lost and picked up again: when, for how long, and
+ * whether it continued after the last event shown (an id) or followed the run again without one.
+ */
+function awayLine(reason: 'dropped' | 'reload', since: number, now: number, continued: boolean): string {
+  const seconds = Math.max(0, Math.round((now - since) / 1000));
+  const what = reason === 'dropped' ? 'the connection dropped' : 'the page was reloaded';
+  const how = continued ? 'continued after the last event shown, nothing missed' : 'followed again from what the adapter still holds';
+  return `Away ${clock(since)}–${clock(now)} (${seconds} s): ${what}; reattached to the run and ${how}.`;
+}
 
 const RUN_LABELS: Record<FollowReason, string> = { reload: 'reattached', check: 'checked after a reload', elsewhere: 'followed from this tab' };
 
@@ -177,9 +192,10 @@ export class Conversation {
     }
   }
 
-  /** Keeps what the page shows for a reload (called as the page goes away). */
+  /** Keeps what the page shows for a reload (called as the page goes away): a live run is away from now. */
   persist(): void {
     this.leaving = true;
+    if (this.live && !this.live.cancelled) this.live.logged.awaySince ??= Date.now();
     this.shown.save();
   }
 
@@ -228,9 +244,9 @@ export class Conversation {
     rememberThread(this.settings);
   }
 
-  /** Shows an event in the live run and keeps it for a reload. */
-  private apply(live: LiveRun, event: EventRecord): void {
-    this.shown.record(live, event);
+  /** Shows an event in the live run and keeps it for a reload, with its SSE id when it had one. */
+  private apply(live: LiveRun, event: EventRecord, id?: string): void {
+    this.shown.record(live, event, id);
     if (this.live === live) this.hooks.activity(event);
     if (event.type === 'CUSTOM' && str(event, 'name') === CUSTOM_SESSION) {
       live.executionId = str(obj(event, 'value'), 'executionId') ?? live.executionId;
@@ -285,13 +301,13 @@ export class Conversation {
         ...(input.content !== undefined ? { content: input.content } : {}),
         ...(input.resume ? { resume: input.resume } : {}),
       },
-      (event) => {
+      (event, id) => {
         const record = event as unknown as EventRecord;
         if (record.type === 'RUN_STARTED') {
           admitted = true;
           this.admitted(runId);
         }
-        this.apply(live, record);
+        this.apply(live, record, id);
         if (record.type === 'RUN_FINISHED' || record.type === 'RUN_ERROR') terminal = record;
       },
     );
@@ -349,6 +365,10 @@ export class Conversation {
 
   private observe(live: LiveRun, executionId: string, reason: 'dropped' | FollowReason): Promise<ReattachEnd> {
     const target = { executionId, threadId: this.settings.threadId, runId: live.runId, rosInvocationId: this.settings.rosInvocationId };
+    // A check and a run from another tab start from nothing shown: the run from its start.
+    const continues = reason === 'dropped' || reason === 'reload';
+    if (reason === 'dropped') live.logged.awaySince ??= Date.now();
+    let opened = false;
     return reattach(target, {
       token: readToken,
       signal: live.abort.signal,
@@ -356,22 +376,35 @@ export class Conversation {
       firstDelayMs: reason === 'dropped' ? BASE_DELAY_MS : 0,
       // Interrupts that merely wait have no stream to catch up on: one look is enough.
       maxAttempts: reason === 'check' ? 1 : MAX_ATTEMPTS,
+      lastEventId: () => (continues ? live.logged.lastEventId : undefined),
+      forgetEventId: () => {
+        delete live.logged.lastEventId;
+      },
       attempting: (attempt, max) => {
         if (reason === 'check') return;
+        // An attempt after one that streamed: the stream was lost again.
+        if (opened && continues) live.logged.awaySince ??= Date.now();
         const first = attempt === 1 && reason === 'reload';
         this.apply(live, consoleState(first ? 'Reattaching…' : `Reconnecting… (attempt ${attempt} of ${max})`, 'reconnecting'));
         this.hooks.say(first ? 'Reattaching to the run that was streaming…' : 'The connection to the run was lost — reconnecting…');
       },
-      event: (event) => {
-        if (event.type === 'RUN_STARTED') {
+      opened: () => {
+        const since = live.logged.awaySince;
+        const first = !opened;
+        opened = true;
+        if (continues && since !== undefined) {
+          delete live.logged.awaySince;
+          this.apply(live, consoleNote(awayLine(reason === 'reload' ? 'reload' : 'dropped', since, Date.now(), live.logged.lastEventId !== undefined), 'away'));
+        } else if (first) {
           this.apply(live, consoleNote(REATTACHED[reason]));
-          if (reason !== 'check') {
-            this.apply(live, consoleState('Running… (reattached)', 'running'));
-            this.hooks.say('Reattached: the run goes on.');
-          }
         }
-        this.apply(live, event);
+        if (reason !== 'check') {
+          this.apply(live, consoleState('Running… (reattached)', 'running'));
+          this.hooks.say('Reattached: the run goes on.');
+        }
+        this.shown.save();
       },
+      event: (event, id) => this.apply(live, event, id),
     });
   }
 

@@ -8,8 +8,11 @@
  *   kernel's subscription broke) → try again after a backoff that doubles from BASE_DELAY_MS up to
  *   MAX_DELAY_MS, at most `maxAttempts` times in a row; an attempt that brought something new
  *   starts the count again;
- * - 404 EXECUTION_NOT_FOUND → gone: the run ended, or was cancelled when its caller left with no
- *   answer owed (§6.8) — there is nothing to catch up on;
+ * - 409 EVENT_ID_EXPIRED / EVENT_ID_MISMATCH, or 400 for the id → the adapter no longer holds what
+ *   follows the last event shown (or never did: a store without a journal): followed again at
+ *   once without the id (§6.15) — `eventIdRefused`;
+ * - 404 EXECUTION_NOT_FOUND → gone: the run ended long ago, or — with no detach grace configured —
+ *   was cancelled when its caller left with no answer owed (§6.8): there is nothing to catch up on;
  * - 409 OBSERVATION_IDENTITY_CHANGED → replaced: another execution started on the thread;
  * - 401 → the token; any other answer → failed, as the adapter said it.
  */
@@ -49,6 +52,18 @@ export function judgeAttempt(terminal: EventRecord | undefined, thrown: unknown,
   if (status === 401) return { retry: false, end: { kind: 'unauthorized', failure } };
   if (status >= 500 || status === 429) return { retry: true, failure };
   return { retry: false, end: { kind: 'failed', failure } };
+}
+
+/** Codes that refuse the event id, not the observation (docs/protocol.md §6.15). */
+const ID_REFUSALS = new Set(['EVENT_ID_EXPIRED', 'EVENT_ID_MISMATCH']);
+
+/** The adapter refused the reader's event id: follow again without it. */
+export function eventIdRefused(thrown: unknown): boolean {
+  if (thrown === undefined) return false;
+  const status = (thrown as { status?: unknown }).status;
+  if (status !== 409 && status !== 400) return false;
+  const failure = failureOf(thrown);
+  return ID_REFUSALS.has(failure.code) || (status === 400 && failure.details.some((detail) => /last-event-id|afterSequence/i.test(detail.path)));
 }
 
 export function streamEnded(): Failure {

@@ -1,12 +1,14 @@
 /**
- * The reattach loop (docs/protocol.md §6.14): observes the execution through the subscribe route
- * until the run's terminal event arrives or nothing is left to watch, waiting between attempts as
- * run/reattach-policy.ts decides.
+ * The reattach loop (docs/protocol.md §6.14, §6.15): observes the execution through the subscribe
+ * route until the run's terminal event arrives or nothing is left to watch, waiting between
+ * attempts as run/reattach-policy.ts decides. Each attempt continues after the last event shown
+ * (`Last-Event-ID`), so attempts add up to the run without a gap or a repeat; an id the adapter no
+ * longer holds is dropped and the run is followed without one.
  */
 import type { BaseEvent } from '@ag-ui/client';
 import type { Failure } from '../connection/failures.js';
 import type { EventRecord } from '../transcript/event-fields.js';
-import { backoffMs, judgeAttempt, type ReattachEnd, streamEnded } from './reattach-policy.js';
+import { backoffMs, eventIdRefused, judgeAttempt, type ReattachEnd, streamEnded } from './reattach-policy.js';
 import { type ObservationTarget, streamObservation } from './subscribe-client.js';
 
 export interface ReattachOptions {
@@ -18,12 +20,15 @@ export interface ReattachOptions {
   maxAttempts: number;
   /** Before each attempt: its number (1-based) in the current series, and the series' maximum. */
   attempting(attempt: number, maxAttempts: number): void;
-  /** Every event of every attempt except a held-back retryable RUN_ERROR. */
-  event(event: EventRecord): void;
+  /** The id of the last event shown, if any: the next attempt continues after it. */
+  lastEventId(): string | undefined;
+  /** The adapter refused the id (it no longer holds what follows it): attempts go on without one. */
+  forgetEventId(): void;
+  /** The adapter accepted an attempt: the run streams again. */
+  opened(): void;
+  /** Every event of every attempt except a held-back retryable RUN_ERROR, with its id. */
+  event(event: EventRecord, id: string | undefined): void;
 }
-
-/** Events that carry nothing new: every attempt starts with them. */
-const PREAMBLE = new Set(['RUN_STARTED', 'CUSTOM']);
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
@@ -52,19 +57,26 @@ export async function reattach(target: ObservationTarget, options: ReattachOptio
     const stop = () => abort.abort();
     options.signal.addEventListener('abort', stop);
     let terminal: EventRecord | undefined;
-    let progressed = false;
-    const { thrown } = await streamObservation(target, options.token(), abort, (event: BaseEvent) => {
+    const from = options.lastEventId();
+    const streamed = { token: options.token(), lastEventId: from, abort, opened: options.opened };
+    const { thrown } = await streamObservation(target, streamed, (event: BaseEvent, id) => {
       const record = event as unknown as EventRecord;
       if (record.type === 'RUN_FINISHED' || record.type === 'RUN_ERROR') {
         terminal = record;
         // Held back until it is known whether it ends the run or only this attempt.
         if (judgeAttempt(record, undefined, false).retry) return;
-      } else if (!PREAMBLE.has(record.type)) {
-        progressed = true;
       }
-      options.event(record);
+      options.event(record, id);
     });
     options.signal.removeEventListener('abort', stop);
+    if (from !== undefined && eventIdRefused(thrown)) {
+      // Followed again at once without the id (docs/protocol.md §6.15): not a failed attempt.
+      options.forgetEventId();
+      attempt -= 1;
+      delay = 0;
+      continue;
+    }
+    const progressed = options.lastEventId() !== from;
     const judged = judgeAttempt(terminal, thrown, options.signal.aborted);
     if (!judged.retry) return judged.end;
     last = judged.failure;
@@ -73,7 +85,7 @@ export async function reattach(target: ObservationTarget, options: ReattachOptio
     delay = backoffMs(attempt + 1);
   }
   if (heldBack) {
-    options.event(heldBack);
+    options.event(heldBack, undefined);
     return { kind: 'terminal', terminal: heldBack };
   }
   return { kind: 'exhausted', failure: last };

@@ -6,6 +6,7 @@
  */
 import { type AgentSubscriber, type BaseEvent, HttpAgent, type InputContent, type ResumeEntry } from '@ag-ui/client';
 import { endingFetch } from '../connection/ending-fetch.js';
+import { EventIdTap } from '../connection/event-id-tap.js';
 import { authHeaders } from '../connection/session-token.js';
 import { newId } from '../threads/thread-settings.js';
 
@@ -28,18 +29,24 @@ export interface Streamed {
   thrown?: unknown;
 }
 
+/** Each event of a stream, with its SSE id when it had one (docs/protocol.md §4.12). */
+export type OnEvent = (event: BaseEvent, id: string | undefined) => void;
+
+/** The fetch a stream's agent uses: one that ends instead of erroring (ending-fetch.ts), read through an id tap. */
+export function tappedFetch(): { fetch: (url: string, init: RequestInit) => Promise<Response>; tap: EventIdTap; broken: () => unknown } {
+  const connection = endingFetch();
+  const tap = new EventIdTap();
+  return { fetch: async (url, init) => tap.wrap(await connection.fetch(url, init)), tap, broken: () => connection.broken };
+}
+
 /**
  * Runs an agent to its end, each event to `onEvent`. A failure is returned, not thrown: the caller
  * decides what it means (reattach, ask for the token, show it), and the client is told the failure
  * is handled so it does not also log it as an unexpected error.
  */
-export async function drive(
-  makeAgent: (fetch: ReturnType<typeof endingFetch>['fetch']) => HttpAgent,
-  parameters: RunParameters,
-  onEvent: (event: BaseEvent) => void,
-): Promise<Streamed> {
-  const connection = endingFetch();
-  const agent = makeAgent((url, init) => connection.fetch(url, init));
+export async function drive(makeAgent: (fetch: (url: string, init: RequestInit) => Promise<Response>) => HttpAgent, parameters: RunParameters, onEvent: OnEvent): Promise<Streamed> {
+  const connection = tappedFetch();
+  const agent = makeAgent(connection.fetch);
   let thrown: unknown;
   // @ag-ui/client 1.0 rethrows a failure (and logs it with console.error) unless a subscriber's
   // onRunFailed answers stopPropagation; its typing leaves that key out, its code reads it. Were a
@@ -47,7 +54,7 @@ export async function drive(
   const handled = { stopPropagation: true } as unknown as ReturnType<NonNullable<AgentSubscriber['onRunFailed']>>;
   try {
     await agent.runAgent(parameters, {
-      onEvent: ({ event }) => onEvent(event),
+      onEvent: ({ event }) => onEvent(event, connection.tap.idOf(event)),
       onRunFailed: ({ error }) => {
         thrown ??= error;
         return handled;
@@ -56,12 +63,12 @@ export async function drive(
   } catch (error) {
     thrown ??= error;
   }
-  thrown ??= connection.broken;
+  thrown ??= connection.broken();
   return thrown === undefined ? {} : { thrown };
 }
 
 /** Streams a new turn or a resume (`POST /`, docs/protocol.md §3). */
-export function streamRun(request: RunRequest, onEvent: (event: BaseEvent) => void): Promise<Streamed> {
+export function streamRun(request: RunRequest, onEvent: OnEvent): Promise<Streamed> {
   const content = request.content;
   return drive(
     (fetch) => {

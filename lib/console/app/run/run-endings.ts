@@ -9,6 +9,7 @@
  * - RUN_ERROR after a resume with a retryable code: the interrupts stay and the refusal is shown in
  *   their panel (§5.5); if the code says the forms are stale, the page checks again. Any other
  *   RUN_ERROR ends what was pending.
+ * - RUN_ERROR CANCELLED in a reattached stream that this page did not cancel: cancelled while away.
  * - 404 / 409 from subscribe: nothing is left to watch / another execution started — said plainly.
  * - A connection lost for good: the record stays when a reload could still reattach.
  */
@@ -27,6 +28,10 @@ const STALE_FORMS_CODES = new Set(['UNKNOWN_INTERRUPT', 'INCOMPLETE_RESUME', 'RE
 
 /** A cancel reads the same however it ended the stream: the run's own RUN_ERROR CANCELLED says "Cancelled" too. */
 const CANCELLED_FOOTER = { text: 'Cancelled', state: 'cancelled' } as const;
+
+const CANCELLED_CODE = 'CANCELLED';
+const CANCELLED_AWAY =
+  'The run was cancelled while this page was away — by another client, or by the adapter because nobody read it (without a detach grace, docs/protocol.md §6.8).';
 
 /** How a run's stream ended: as the reattach loop says, or before it could start. */
 export type RunEnd = ReattachEnd | { kind: 'not-run' | 'lost'; failure: Failure };
@@ -71,6 +76,8 @@ export function planEnding(end: RunEnd, origin: RunOrigin, run: { observing: boo
       if (origin === 'resume' && RETRYABLE_RESUME_CODES.has(code)) {
         return { forget: true, panel: { kind: 'run', code, message: str(terminal, 'message') ?? code, details: [] }, recheck: STALE_FORMS_CODES.has(code) };
       }
+      // Ended while the page was away, and not by this page: said, for the status line still says "reattached".
+      if (code === CANCELLED_CODE && run.observing && !run.cancelled) return { forget: true, pending: [], say: CANCELLED_AWAY };
       return { forget: true, pending: [] };
     }
     case 'aborted':

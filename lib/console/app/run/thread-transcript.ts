@@ -111,10 +111,11 @@ export class ThreadTranscript {
     return { view, logged: this.log.startRun(runId, title) };
   }
 
-  /** Shows an event in a run and keeps it for a reload. */
-  record(run: ShownRun, event: EventRecord): void {
+  /** Shows an event in a run and keeps it for a reload, with its SSE id when it had one (a reattach continues after it). */
+  record(run: ShownRun, event: EventRecord, id?: string): void {
     run.view.apply(event);
     this.log.record(run.logged, event);
+    if (id !== undefined) run.logged.lastEventId = id;
   }
 
   /** Takes back a run and what it was sent for: nothing of it reached the adapter. */

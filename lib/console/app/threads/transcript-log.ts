@@ -17,6 +17,13 @@ export interface LoggedRun {
   runId: string;
   label: string;
   events: EventRecord[];
+  /**
+   * The SSE id of the last event of `events` that had one (docs/protocol.md §4.12): a reattach
+   * continues after it with `Last-Event-ID` (§6.15). Kept with the events, so the two always agree.
+   */
+  lastEventId?: string;
+  /** When the run's stream was lost (ms since the epoch), until it is picked up again. */
+  awaySince?: number;
 }
 
 /** `at`: when the person sent it (ms since the epoch), shown beside it. An `answer` is one given to an interrupt's form. */

@@ -17,8 +17,9 @@ import { RunFooter } from './run-footer.js';
 import { TextBlocks } from './text-blocks.js';
 import { type ToolCardRegistry, ToolCards } from './tool-cards.js';
 
-export function consoleNote(text: string): EventRecord {
-  return { type: CONSOLE_NOTE, text };
+/** `away`: the note marks where the run's stream was lost and picked up again (docs/protocol.md §6.15). */
+export function consoleNote(text: string, mark?: 'away'): EventRecord {
+  return { type: CONSOLE_NOTE, text, ...(mark ? { mark } : {}) };
 }
 
 export function consoleState(text: string, state: string, failure?: Failure): EventRecord {
@@ -113,7 +114,7 @@ export class RunView {
         return;
       }
       case CONSOLE_NOTE:
-        this.stream.append(el('p', { class: 'note', text: str(event, 'text') ?? '' }));
+        this.stream.append(el('p', { class: str(event, 'mark') === 'away' ? 'note away' : 'note', text: str(event, 'text') ?? '' }));
         return;
       case CONSOLE_STATE: {
         this.footer.setState(str(event, 'text') ?? '', str(event, 'state') ?? 'error');
