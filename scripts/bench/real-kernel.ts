@@ -12,7 +12,7 @@ import { type Availability, realKernelReady } from '../real-kernel/real-kernel-p
 import { postTurn, readDirect, startBenchStack, turnBody } from './local-stack.js';
 import { type Comparison, compare, median, pairedSamples, pairSpread } from './measure.js';
 
-/** The bench's kernel: REAL_KERNEL_PORT / FAKE_LLM_PORT + 8 (the kernel suite uses 0–6). */
+/** The bench's kernel: REAL_KERNEL_PORT / FAKE_LLM_PORT + 8 (the kernel suite uses 0–7). */
 const PORT_OFFSET = 8;
 const TURNS = 15;
 const RELAYS = 7;

@@ -19,12 +19,12 @@ const SCHEMAS: Record<string, JsonObject> = {
   'resource selection': RESOURCE_SELECTION_SCHEMA as unknown as JsonObject,
   'two options': choiceSchema(
     [
-      { id: 'a', title: 'A' },
-      { id: 'b', title: 'B' },
+      { id: 'a', title: 'A', raw: {} },
+      { id: 'b', title: 'B', raw: {} },
     ],
     false,
   ),
-  'options and free text': choiceSchema([{ id: 'yes', title: 'Yes' }], true),
+  'options and free text': choiceSchema([{ id: 'yes', title: 'Yes', raw: {} }], true),
   'no options': choiceSchema([], false),
 };
 

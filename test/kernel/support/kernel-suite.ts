@@ -17,7 +17,7 @@ import { type Stack, type StackOptions, startStack } from '../../support/stack.j
  * (scripts/record-kernel-streams.ts) uses offsets 0 and 1, the bench offset 8: neither runs beside
  * the suite.
  */
-export const KERNEL_OFFSETS = { turns: 0, reasoning: 1, permissions: 2, cancel: 3, failures: 4, restart: 5, instances: 6 } as const;
+export const KERNEL_OFFSETS = { turns: 0, reasoning: 1, permissions: 2, cancel: 3, failures: 4, restart: 5, instances: 6, reattach: 7 } as const;
 
 /** A describe that runs only in front of a real kernel; without one its tests are reported skipped. */
 export function describeWithKernel(name: string, body: () => void): void {

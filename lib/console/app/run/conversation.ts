@@ -423,6 +423,8 @@ export class Conversation {
     if (plan.panel) this.interrupts.showFailure(plan.panel);
     if (plan.panelUsable) this.interrupts.setBusy(false);
     if (plan.say) this.hooks.say(plan.say);
+    // "Reattached: the run goes on" no longer holds once it ended; its footer says how.
+    else if (live.observing && !live.cancelled && origin !== 'check') this.hooks.say('');
     if (plan.watchAgain) this.watched = false;
     if ('failure' in end && end.failure.kind === 'unauthorized') this.hooks.unauthorized(end.failure);
     this.shown.save();

@@ -44,7 +44,11 @@ export function tappedFetch(): { fetch: (url: string, init: RequestInit) => Prom
  * decides what it means (reattach, ask for the token, show it), and the client is told the failure
  * is handled so it does not also log it as an unexpected error.
  */
-export async function drive(makeAgent: (fetch: (url: string, init: RequestInit) => Promise<Response>) => HttpAgent, parameters: RunParameters, onEvent: OnEvent): Promise<Streamed> {
+export async function drive(
+  makeAgent: (fetch: (url: string, init: RequestInit) => Promise<Response>) => HttpAgent,
+  parameters: RunParameters,
+  onEvent: OnEvent,
+): Promise<Streamed> {
   const connection = tappedFetch();
   const agent = makeAgent(connection.fetch);
   let thrown: unknown;
