@@ -207,6 +207,8 @@ describe('reconnecting in the web console', { timeout: 90_000 }, () => {
     // One footer says the run waits for an answer: the check says it checked.
     expect(await page.locator('.run-footer .run-state', { hasText: /^Waiting for your answer$/ }).count()).toBe(1);
     expect(await lastRunFooter(page).locator('.run-state').textContent()).toBe('Checked: the request still waits for your answer');
+    // The check got the run that asked from its start; the page shows it once.
+    expect(await page.locator('.turn.assistant .message-text', { hasText: 'I need to run a command.' }).count()).toBe(1);
     const card = page.locator('.interrupt-card');
     expect(await card.getAttribute('data-interrupt-id')).toBe(interruptId);
     expect(await card.locator('.answer-buttons button').allTextContents()).toEqual(['Allow once', 'Deny']);

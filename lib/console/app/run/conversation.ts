@@ -369,6 +369,7 @@ export class Conversation {
     const continues = reason === 'dropped' || reason === 'reload';
     if (reason === 'dropped') live.logged.awaySince ??= Date.now();
     let opened = false;
+    let replaying = false;
     return reattach(target, {
       token: readToken,
       signal: live.abort.signal,
@@ -404,7 +405,12 @@ export class Conversation {
         }
         this.shown.save();
       },
-      event: (event, id) => this.apply(live, event, id),
+      event: (event, id) => {
+        // A check without an id gets the run that asked from its start: the page shows it above.
+        if (event.type === 'RUN_STARTED') replaying = reason === 'check' && str(event, 'runId') === live.runId;
+        if (replaying && event.type !== 'RUN_FINISHED' && event.type !== 'RUN_ERROR') return;
+        this.apply(live, event, id);
+      },
     });
   }
 
