@@ -11,19 +11,15 @@
  * emits RUN_STARTED as soon as it returns, docs/architecture.md §2.3), so the admission rows count it.
  */
 import { randomUUID } from 'node:crypto';
-import { SdkA2AKernel } from '../lib/adapters/a2a-kernel/sdk-kernel.js';
-import { SharpImageCodec } from '../lib/adapters/image/sharp-codec.js';
-import { silentLogger } from '../lib/adapters/logger.js';
-import { listen, type RunningServer } from '../lib/adapters/node-server/node-server.js';
+import type { RunningServer } from '../lib/adapters/node-server/node-server.js';
 import { OssStoreProvider } from '../lib/adapters/oss-store/index.js';
 import type { OssObjects } from '../lib/adapters/oss-store/objects.js';
-import { versions } from '../lib/adapters/versions.js';
 import { parseRunRequest } from '../lib/core/protocol/run-request.js';
 import { admit } from '../lib/core/run/admit.js';
 import { Secret } from '../lib/core/secret.js';
 import { startA2AEmulator } from '../lib/emulators/a2a/server.js';
 import { startOssEmulator } from '../lib/emulators/oss/server.js';
-import { createApp } from '../lib/http/app.js';
+import { ossAdapter } from './bench/oss-adapter.js';
 
 const credential = { accessKeyId: 'bench-ak', accessKeySecret: randomUUID() };
 const kernel = await startA2AEmulator();
@@ -70,17 +66,7 @@ function makeProvider(): OssStoreProvider {
 /** One adapter instance: its own provider and its own HTTP server. */
 async function instance(): Promise<{ provider: OssStoreProvider; server: RunningServer }> {
   const provider = makeProvider();
-  const app = createApp({
-    config: { authToken: undefined, allowedRoots: [], defaultLanguage: 'en', heartbeatMs: 15_000, leaseTtlMs: 30_000, leaseRenewMs: 10_000 },
-    storeFor: (request) => provider.storeFor(request),
-    storeKind: 'oss',
-    kernel: new SdkA2AKernel({ url: kernel.url, token: undefined }),
-    images: new SharpImageCodec(),
-    logger: silentLogger,
-    clock: Date.now,
-    versions,
-  });
-  return { provider, server: await listen(app, silentLogger, '127.0.0.1', 0) };
+  return { provider, server: await ossAdapter(provider, kernel.url) };
 }
 
 const a = await instance();

@@ -9,21 +9,16 @@
  */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { SdkA2AKernel } from '../../lib/adapters/a2a-kernel/sdk-kernel.js';
-import { SharpImageCodec } from '../../lib/adapters/image/sharp-codec.js';
-import { silentLogger } from '../../lib/adapters/logger.js';
-import { listen } from '../../lib/adapters/node-server/node-server.js';
 import { OssStoreProvider } from '../../lib/adapters/oss-store/index.js';
 import type { OssObjects } from '../../lib/adapters/oss-store/objects.js';
-import { versions } from '../../lib/adapters/versions.js';
 import type { ThreadStore } from '../../lib/core/ports.js';
 import { Secret } from '../../lib/core/secret.js';
 import type { Scenario } from '../../lib/emulators/a2a/scenarios.js';
 import { startA2AEmulator } from '../../lib/emulators/a2a/server.js';
 import { startOssEmulator } from '../../lib/emulators/oss/server.js';
-import { createApp } from '../../lib/http/app.js';
 import { type BenchStack, turnBody } from './local-stack.js';
 import { type Comparison, compare, median, pairSpread } from './measure.js';
+import { ossAdapter } from './oss-adapter.js';
 import { readRelay, registerRelayScenarios } from './relay.js';
 
 const STREAM_DELTAS = 300;
@@ -97,17 +92,7 @@ export async function benchJournalWrites(): Promise<Comparison> {
     },
     { wrapObjects: counted },
   );
-  const app = createApp({
-    config: { authToken: undefined, allowedRoots: [], defaultLanguage: 'en', heartbeatMs: 15_000, leaseTtlMs: 30_000, leaseRenewMs: 10_000 },
-    storeFor: (request) => provider.storeFor(request),
-    storeKind: 'oss',
-    kernel: new SdkA2AKernel({ url: kernel.url, token: undefined }),
-    images: new SharpImageCodec(),
-    logger: silentLogger,
-    clock: Date.now,
-    versions,
-  });
-  const server = await listen(app, silentLogger, '127.0.0.1', 0);
+  const server = await ossAdapter(provider, kernel.url);
   try {
     const started = performance.now();
     const response = await fetch(`${server.url}/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(turnBody('steady')) });

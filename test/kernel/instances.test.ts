@@ -79,8 +79,9 @@ describeWithKernel('two adapter instances on OSS with the real kernel', () => {
     expect(await cancelExecution(instances.b.url, executionId, onA.threadId)).toEqual({ executionId, status: 'cancelled' });
     const [owned, observed] = await Promise.all([owner.done, observer.done]);
     expect(owned.error?.code).toBe('CANCELLED');
-    // An observation of a cancelled task ends in success: the cancel is the owner's business (docs/protocol.md §6.14).
-    expect(observed.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
+    // B reads the run A produces from the journal: its events, its end included (docs/protocol.md §6.15).
+    expect(observed.error?.code).toBe('CANCELLED');
+    expect(textOfEvents(observed.events)).toBe(textOfEvents(owned.events));
     expect(await kernelTaskReaches(kernel.pair.url, taskId, ['TASK_STATE_CANCELED'])).toBe('TASK_STATE_CANCELED');
   });
 });

@@ -14,7 +14,7 @@ import { constants } from 'node:fs';
 import { mkdir, open, readdir, rm, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type JournalBatch, parseBatch, serializeBatch } from '../../core/journal/batch.js';
-import { batchKeyAfter, batchKeyOf, batchName, dueName, parseBatchName, parseDueName, safeExecutionId } from '../../core/journal/journal-names.js';
+import { batchKeyAfter, batchKeyOf, batchName, dueName, dueThreadId, parseBatchName, parseDueName, safeExecutionId } from '../../core/journal/journal-names.js';
 import { type BatchKey, type DueEntry, type EventJournal, StoreConflictError, StoreError, StoreUnavailableError } from '../../core/ports.js';
 import { threadKey } from '../../core/thread/thread-key.js';
 
@@ -97,7 +97,7 @@ export class FileEventJournal implements EventJournal {
         if (!parsed) continue;
         if (parsed.dueAt > now || found.length >= limit) break;
         const text = await readRegularFile(join(this.dueDir, name));
-        const threadId = text === undefined ? undefined : threadIdOf(text);
+        const threadId = text === undefined ? undefined : dueThreadId(text);
         if (threadId !== undefined) found.push({ ...parsed, threadId });
       }
       return found;
@@ -109,15 +109,6 @@ export class FileEventJournal implements EventJournal {
   private executionDir(threadId: string, executionId: string): string {
     if (!safeExecutionId(executionId)) throw new StoreUnavailableError('An execution id that cannot name a journal.');
     return join(this.journalDir, threadKey(threadId), executionId);
-  }
-}
-
-function threadIdOf(text: string): string | undefined {
-  try {
-    const value = JSON.parse(text) as { threadId?: unknown };
-    return typeof value.threadId === 'string' ? value.threadId : undefined;
-  } catch {
-    return undefined;
   }
 }
 

@@ -10,7 +10,7 @@
  * landed. Reads, listings and deletes retry transient failures (retry.ts), as the thread store's do.
  */
 import { type JournalBatch, parseBatch, serializeBatch } from '../../core/journal/batch.js';
-import { batchKeyAfter, batchKeyOf, batchName, dueName, parseBatchName, parseDueName, safeExecutionId } from '../../core/journal/journal-names.js';
+import { batchKeyAfter, batchKeyOf, batchName, dueName, dueThreadId, parseBatchName, parseDueName, safeExecutionId } from '../../core/journal/journal-names.js';
 import { type BatchKey, type DueEntry, type EventJournal, StoreConflictError, StoreError, StoreUnavailableError } from '../../core/ports.js';
 import { threadKey } from '../../core/thread/thread-key.js';
 import { OssRequestError } from './errors.js';
@@ -93,7 +93,7 @@ export class OssEventJournal implements EventJournal {
         if (!parsed) continue;
         if (parsed.dueAt > now) break;
         const body = await withRetries(this.retry, () => this.objects.read(key));
-        const threadId = body === undefined ? undefined : threadIdOf(body.toString('utf8'));
+        const threadId = body === undefined ? undefined : dueThreadId(body.toString('utf8'));
         if (threadId !== undefined) found.push({ ...parsed, threadId });
       }
       return found;
@@ -136,15 +136,6 @@ export class OssEventJournal implements EventJournal {
         if (attempt >= this.retry.attempts) throw storeError(error, action);
       }
     }
-  }
-}
-
-function threadIdOf(text: string): string | undefined {
-  try {
-    const value = JSON.parse(text) as { threadId?: unknown };
-    return typeof value.threadId === 'string' ? value.threadId : undefined;
-  } catch {
-    return undefined;
   }
 }
 

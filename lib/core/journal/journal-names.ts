@@ -39,3 +39,13 @@ export function parseDueName(name: string): Pick<DueEntry, 'kind' | 'executionId
   const match = DUE_NAME.exec(name);
   return match ? { dueAt: Number(match[1]), kind: match[2] as DueEntry['kind'], executionId: match[3] as string } : undefined;
 }
+
+/** The thread a due entry's body names (it is the entry as JSON); undefined when it names none. */
+export function dueThreadId(body: string): string | undefined {
+  try {
+    const value = JSON.parse(body) as { threadId?: unknown };
+    return typeof value.threadId === 'string' ? value.threadId : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,25 @@
+/**
+ * One adapter instance on the OSS store for the benches (bench-oss.ts, bench/journal.ts): its own
+ * HTTP server in front of `kernelUrl`, every request's store from `provider` — as an FC instance.
+ */
+import { SdkA2AKernel } from '../../lib/adapters/a2a-kernel/sdk-kernel.js';
+import { SharpImageCodec } from '../../lib/adapters/image/sharp-codec.js';
+import { silentLogger } from '../../lib/adapters/logger.js';
+import { listen, type RunningServer } from '../../lib/adapters/node-server/node-server.js';
+import type { OssStoreProvider } from '../../lib/adapters/oss-store/index.js';
+import { versions } from '../../lib/adapters/versions.js';
+import { createApp } from '../../lib/http/app.js';
+
+export function ossAdapter(provider: OssStoreProvider, kernelUrl: string): Promise<RunningServer> {
+  const app = createApp({
+    config: { authToken: undefined, allowedRoots: [], defaultLanguage: 'en', heartbeatMs: 15_000, leaseTtlMs: 30_000, leaseRenewMs: 10_000 },
+    storeFor: (request) => provider.storeFor(request),
+    storeKind: 'oss',
+    kernel: new SdkA2AKernel({ url: kernelUrl, token: undefined }),
+    images: new SharpImageCodec(),
+    logger: silentLogger,
+    clock: Date.now,
+    versions,
+  });
+  return listen(app, silentLogger, '127.0.0.1', 0);
+}
