@@ -72,8 +72,10 @@ function openStream(url: string, body: unknown): OpenStream {
       for (let end = buffered.indexOf('\n\n'); end >= 0; end = buffered.indexOf('\n\n')) {
         const record = buffered.slice(0, end);
         buffered = buffered.slice(end + 2);
-        if (!record.startsWith('data: ')) continue;
-        const event = JSON.parse(record.slice(6)) as { type: string; delta?: string };
+        // A record is its id line (docs/protocol.md §4.12), then its data line; a heartbeat is a comment.
+        const data = record.split('\n').find((line) => line.startsWith('data: '));
+        if (data === undefined) continue;
+        const event = JSON.parse(data.slice(6)) as { type: string; delta?: string };
         if (event.type === 'TEXT_MESSAGE_CONTENT') {
           stream.text += event.delta ?? '';
           sawText();
@@ -82,7 +84,8 @@ function openStream(url: string, body: unknown): OpenStream {
       }
     }
   })();
-  stream.done.catch(() => sawText());
+  // A stream that ends or fails without text counts as lost below; it must not keep the bench waiting.
+  stream.done.then(sawText, sawText);
   return stream;
 }
 
