@@ -6,7 +6,8 @@
  * 1. hold: H streams kept open at once (the `silence` scenario) — resident memory per live stream;
  * 2. mix: N streams across the scenarios (normal, tools, thinking, artifact, permission and
  *    pipeline with their resumes) — every stream must carry exactly the events it carries alone;
- * 3. disconnect storm: D long runs, all clients gone at once — every task must get CancelTask;
+ * 3. disconnect storm: D long runs, all clients gone at once — every task must get CancelTask once
+ *    the adapter's detach grace (5 s here) is over, from the sweeper;
  * 4. stalled bodies: S requests that send headers and a few bytes, then nothing — every one must
  *    be answered 408 and its socket closed;
  * and throughout, `/health` latency. Afterwards every thread document is read: no lease may be
@@ -39,6 +40,8 @@ function option(name: string, fallback: number): number {
 const STREAMS = option('streams', 600);
 const HOLD = option('hold', 300);
 const STORM = option('storm', 300);
+/** The detach grace the soak's adapter runs with: the storm's runs are cancelled once it is over. */
+const STORM_GRACE_MS = 5_000;
 const STALLED = option('stalled', 200);
 const ROUNDS = Math.max(1, option('rounds', 1));
 const HEAP_MIB = option('heap-mib', 0);
@@ -95,6 +98,9 @@ async function main(): Promise<void> {
     IAC_CODE_AGUI_BODY_TIMEOUT_MS: String(BODY_TIMEOUT_MS),
     IAC_CODE_AGUI_MAX_ACTIVE_RUNS: String(Math.max(STREAMS, HOLD, STORM) + 100),
     IAC_CODE_AGUI_LOG_LEVEL: 'warn',
+    // npm start keeps a detached run for a minute (docs/protocol.md §6.15); the storm's runs are
+    // cancelled by the sweeper once this shorter grace is over — the disconnect rule, by any instance.
+    IAC_CODE_AGUI_DETACH_GRACE_MS: String(STORM_GRACE_MS),
     ...(HEAP_MIB > 0 ? { NODE_OPTIONS: `${process.env['NODE_OPTIONS'] ?? ''} --max-old-space-size=${HEAP_MIB}`.trim() } : {}),
   });
   const url = adapter.url;
@@ -183,7 +189,7 @@ async function main(): Promise<void> {
   healthLoad.push(...stormSampled.samples);
   for (const controller of stormSampled.result) controller.abort();
   let cancelled = 0;
-  for (let i = 0; i < 300 && cancelled < STORM; i += 1) {
+  for (let i = 0; i < 300 + STORM_GRACE_MS / 100 && cancelled < STORM; i += 1) {
     await sleep(100);
     cancelled = kernel.callsOf('CancelTask').length - cancelsBefore;
   }
