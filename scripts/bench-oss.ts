@@ -12,14 +12,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { RunningServer } from '../lib/adapters/node-server/node-server.js';
-import { OssStoreProvider } from '../lib/adapters/oss-store/index.js';
+import type { OssStoreProvider } from '../lib/adapters/oss-store/index.js';
 import type { OssObjects } from '../lib/adapters/oss-store/objects.js';
 import { parseRunRequest } from '../lib/core/protocol/run-request.js';
 import { admit } from '../lib/core/run/admit.js';
-import { Secret } from '../lib/core/secret.js';
 import { startA2AEmulator } from '../lib/emulators/a2a/server.js';
 import { startOssEmulator } from '../lib/emulators/oss/server.js';
-import { ossAdapter } from './bench/oss-adapter.js';
+import { benchProvider, ossAdapter } from './bench/oss-adapter.js';
 
 const credential = { accessKeyId: 'bench-ak', accessKeySecret: randomUUID() };
 const kernel = await startA2AEmulator();
@@ -48,19 +47,7 @@ const timedObjects = (objects: OssObjects): OssObjects => ({
 
 /** The OSS driver of one instance: its own client and revision cache. */
 function makeProvider(): OssStoreProvider {
-  return new OssStoreProvider(
-    {
-      bucket: 'agui-state',
-      endpoint: oss.endpoint,
-      region: 'cn-hangzhou',
-      pathStyle: true,
-      signature: 'v4',
-      prefix: 'agui',
-      timeoutMs: 5_000,
-      credentials: { accessKeyId: new Secret(credential.accessKeyId), accessKeySecret: new Secret(credential.accessKeySecret), securityToken: undefined },
-    },
-    { wrapObjects: timedObjects },
-  );
+  return benchProvider(oss.endpoint, credential, timedObjects);
 }
 
 /** One adapter instance: its own provider and its own HTTP server. */

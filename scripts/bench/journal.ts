@@ -9,16 +9,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { OssStoreProvider } from '../../lib/adapters/oss-store/index.js';
 import type { OssObjects } from '../../lib/adapters/oss-store/objects.js';
 import type { ThreadStore } from '../../lib/core/ports.js';
-import { Secret } from '../../lib/core/secret.js';
 import type { Scenario } from '../../lib/emulators/a2a/scenarios.js';
 import { startA2AEmulator } from '../../lib/emulators/a2a/server.js';
 import { startOssEmulator } from '../../lib/emulators/oss/server.js';
 import { type BenchStack, turnBody } from './local-stack.js';
 import { type Comparison, compare, median, pairSpread } from './measure.js';
-import { ossAdapter } from './oss-adapter.js';
+import { benchProvider, ossAdapter } from './oss-adapter.js';
 import { readRelay, registerRelayScenarios } from './relay.js';
 
 const STREAM_DELTAS = 300;
@@ -79,19 +77,7 @@ export async function benchJournalWrites(): Promise<Comparison> {
     remove: (key) => objects.remove(key),
     removeMany: (keys) => objects.removeMany(keys),
   });
-  const provider = new OssStoreProvider(
-    {
-      bucket: 'agui-state',
-      endpoint: oss.endpoint,
-      region: 'cn-hangzhou',
-      pathStyle: true,
-      signature: 'v4',
-      prefix: 'agui',
-      timeoutMs: 5_000,
-      credentials: { accessKeyId: new Secret(credential.accessKeyId), accessKeySecret: new Secret(credential.accessKeySecret), securityToken: undefined },
-    },
-    { wrapObjects: counted },
-  );
+  const provider = benchProvider(oss.endpoint, credential, counted);
   const server = await ossAdapter(provider, kernel.url);
   try {
     const started = performance.now();

@@ -12,6 +12,7 @@ import { runBody, uniqueId } from '../support/fixtures.js';
 import { subscribe } from '../support/observe.js';
 import { readRecords, type SseRecordWithId } from '../support/sse-records.js';
 import { type Stack, startStack } from '../support/stack.js';
+import { until } from '../support/until.js';
 
 const GRACE_MS = 1_500;
 let stack: Stack;
@@ -30,14 +31,6 @@ interface Thread {
 
 async function thread(target: Stack, threadId: string): Promise<Thread> {
   return (await target.store.load(threadId))?.document as Thread;
-}
-
-async function until(condition: () => Promise<boolean>, ms: number): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
 }
 
 /** A long run whose connection a proxy cuts after a few events. */

@@ -17,7 +17,7 @@ import { startA2AEmulator } from '../../lib/emulators/a2a/server.js';
 import { assertValidAgUiStream } from '../support/agui-oracle.js';
 import { runBody, uniqueId } from '../support/fixtures.js';
 import { subscribe } from '../support/observe.js';
-import { readRecords, type SseRecordWithId } from '../support/sse-records.js';
+import { readRecords, textOfRecords } from '../support/sse-records.js';
 import { type Stack, startStack } from '../support/stack.js';
 
 let kernel: A2AEmulator;
@@ -28,9 +28,6 @@ afterAll(async () => kernel.close());
 
 const STEPS = Array.from({ length: 60 }, (_, index) => `step ${index + 1}. `).join('');
 const identity = (threadId: string, runId: string) => ({ threadId, runId, rosInvocationId: 'invocation-1' });
-const textOf = (records: readonly SseRecordWithId[]) =>
-  records.flatMap((record) => (record.event.type === 'TEXT_MESSAGE_CONTENT' ? [record.event['delta'] as string] : [])).join('');
-
 async function instance(stateDir: string): Promise<Stack> {
   return startStack({ stateDir, emulatorInstance: kernel, config: { detachGraceMs: 60_000 } });
 }
@@ -59,7 +56,7 @@ describe('taking a run over', () => {
       expect(whole.at(-1)?.event).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
       await assertValidAgUiStream(whole.map((record) => record.event));
       expect(new Set(whole.map((record) => record.id)).size).toBe(whole.length);
-      expect(textOf(whole)).toBe(STEPS);
+      expect(textOfRecords(whole)).toBe(STEPS);
       expect(kernel.callsOf('CancelTask')).toHaveLength(0);
       // The run ended under B's lease, in a later producer epoch than A's.
       const document = (await b.store.load(threadId))?.document as { activeRun: unknown; execution: { journalEpoch: number } };
@@ -85,7 +82,7 @@ describe('taking a run over', () => {
       expect(replay[0]?.event).toMatchObject({ type: 'RUN_STARTED', runId });
       expect(replay.at(-1)?.event).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
       await assertValidAgUiStream(replay.map((record) => record.event));
-      expect(textOf(replay)).toBe(STEPS);
+      expect(textOfRecords(replay)).toBe(STEPS);
     } finally {
       await Promise.all([a.close(), b.close()]);
     }

@@ -14,15 +14,13 @@ import { assertValidAgUiStream } from '../support/agui-oracle.js';
 import { uniqueId } from '../support/fixtures.js';
 import { subscribe } from '../support/observe.js';
 import { ossStore } from '../support/oss.js';
-import { readRecords, type SseRecordWithId } from '../support/sse-records.js';
+import { readRecords, type SseRecordWithId, textOfRecords } from '../support/sse-records.js';
 import { startTwoInstances, type TwoInstances } from '../support/two-instances.js';
+import { until } from '../support/until.js';
 import { describeWithKernel, iacCodeIn, kernelTaskReaches, useKernel } from './support/kernel-suite.js';
 
 /** What the fake model answers to "slow" (../shared/real-kernel/fake-llm.py). */
 const SLOW_TEXT = Array.from({ length: 40 }, (_, index) => `part ${index} `).join('');
-
-const textOf = (records: readonly SseRecordWithId[]) =>
-  records.flatMap((record) => (record.event.type === 'TEXT_MESSAGE_CONTENT' ? [record.event['delta'] as string] : [])).join('');
 
 function runRequest(threadId: string, runId: string, cwd: Record<string, unknown>): RequestInit {
   return {
@@ -45,7 +43,7 @@ async function expectWholeRun(whole: readonly SseRecordWithId[]): Promise<void> 
   expect(whole.at(-1)?.event).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
   await assertValidAgUiStream(whole.map((record) => record.event));
   expect(new Set(whole.map((record) => record.id)).size).toBe(whole.length);
-  expect(textOf(whole)).toBe(SLOW_TEXT);
+  expect(textOfRecords(whole)).toBe(SLOW_TEXT);
 }
 
 function sessionOf(records: readonly SseRecordWithId[]): { executionId: string; taskId: string | null } {
@@ -98,16 +96,12 @@ describeWithKernel('runs that outlive their connection, with the real kernel', (
       const reading = readRecords(response).then(({ records }) => records);
       const store = ossStore(instances.oss);
       // Once the task id is durable, a few deltas, then the owner's instance is killed under its client.
-      const deadline = Date.now() + 30_000;
-      while (((await store.load(threadId))?.document as { execution?: { taskId?: string | null } } | undefined)?.execution?.taskId == null) {
-        if (Date.now() > deadline) throw new Error('the task never started');
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
+      await until(async () => ((await store.load(threadId))?.document as { execution?: { taskId?: string | null } } | undefined)?.execution?.taskId != null, 30_000, 100);
       await new Promise((resolve) => setTimeout(resolve, 3_000));
       await instances.a.stop('SIGKILL');
       const received = await reading;
       expect(received.map((record) => record.event.type)).not.toContain('RUN_FINISHED');
-      expect(textOf(received)).toMatch(/^part 0 part 1 /);
+      expect(textOfRecords(received)).toMatch(/^part 0 part 1 /);
       const { executionId, taskId } = sessionOf(received);
 
       const rest = await readRecords(

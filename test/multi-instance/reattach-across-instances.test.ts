@@ -16,8 +16,9 @@ import { assertValidAgUiStream } from '../support/agui-oracle.js';
 import { runBody, uniqueId } from '../support/fixtures.js';
 import { subscribe } from '../support/observe.js';
 import { ossStore } from '../support/oss.js';
-import { readRecords, type SseRecordWithId } from '../support/sse-records.js';
+import { readRecords, type SseRecordWithId, textOfRecords } from '../support/sse-records.js';
 import { startTwoInstances, type TwoInstances } from '../support/two-instances.js';
+import { until } from '../support/until.js';
 
 const GRACE_MS = 3_000;
 let instances: TwoInstances | undefined;
@@ -33,9 +34,6 @@ beforeAll(async () => {
 afterAll(async () => instances?.stop());
 
 const identity = (threadId: string, runId: string) => ({ threadId, runId, rosInvocationId: 'invocation-1' });
-const textOf = (records: readonly SseRecordWithId[]) =>
-  records.flatMap((record) => (record.event.type === 'TEXT_MESSAGE_CONTENT' ? [record.event['delta'] as string] : [])).join('');
-
 interface Thread {
   activeRun: { detachedUntil?: number } | null;
   execution: { executionId: string; taskId: string | null };
@@ -44,14 +42,6 @@ interface Thread {
 
 async function thread(threadId: string): Promise<Thread | undefined> {
   return (await ossStore((instances as TwoInstances).oss).load(threadId))?.document as Thread | undefined;
-}
-
-async function until(condition: () => Promise<boolean>, ms: number): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 describe('runs that outlive their instance', () => {
@@ -66,7 +56,7 @@ describe('runs that outlive their instance', () => {
     const received: SseRecordWithId[] = [];
     const reading = readRecords(response).then(({ records }) => records);
     // Once the task streams (its id is durable), a second of steps, then the owner's instance is killed under its client.
-    await until(async () => ((await thread(threadId))?.execution.taskId ?? null) !== null, 10_000);
+    await until(async () => ((await thread(threadId))?.execution.taskId ?? null) !== null, 10_000, 50);
     await new Promise((resolve) => setTimeout(resolve, 1_200));
     await a.stop('SIGKILL');
     received.push(...(await reading));
@@ -77,7 +67,7 @@ describe('runs that outlive their instance', () => {
     expect(whole.at(-1)?.event).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
     await assertValidAgUiStream(whole.map((record) => record.event));
     expect(new Set(whole.map((record) => record.id)).size).toBe(whole.length);
-    expect(textOf(whole)).toBe(Array.from({ length: 60 }, (_, index) => `step ${index + 1}. `).join(''));
+    expect(textOfRecords(whole)).toBe(Array.from({ length: 60 }, (_, index) => `step ${index + 1}. `).join(''));
     expect(kernel.callsOf('CancelTask')).toHaveLength(0);
   });
 
@@ -93,11 +83,11 @@ describe('runs that outlive their instance', () => {
       signal: controller.signal,
     });
     await readRecords(response, { cutAfter: 6, controller });
-    await until(async () => (await thread(threadId))?.activeRun?.detachedUntil !== undefined, 10_000);
+    await until(async () => (await thread(threadId))?.activeRun?.detachedUntil !== undefined, 10_000, 50);
     const { executionId, taskId } = (await thread(threadId))?.execution as { executionId: string; taskId: string };
     // Its deadline is on the due list too, where another instance's sweeper finds it.
     const journal = ossStore((instances as TwoInstances).oss).journal;
-    await until(async () => (await journal.due(Date.now() + 600_000, 1_000)).some((entry) => entry.executionId === executionId), 5_000);
+    await until(async () => (await journal.due(Date.now() + 600_000, 1_000)).some((entry) => entry.executionId === executionId), 5_000, 50);
     const other = await startAdapterProcess({
       IAC_CODE_AGUI_A2A_URL: kernel.url,
       IAC_CODE_AGUI_STATE_STORE: 'oss',
@@ -114,7 +104,7 @@ describe('runs that outlive their instance', () => {
       // thread is refused THREAD_BUSY while the detached run is within its grace.
       const busy = await fetch(`${other.url}/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(runBody({ threadId })) });
       expect(busy.status).toBe(409);
-      await until(async () => kernel.callsOf('CancelTask').some((call) => (call.params as { id: string }).id === taskId), GRACE_MS + 15_000);
+      await until(async () => kernel.callsOf('CancelTask').some((call) => (call.params as { id: string }).id === taskId), GRACE_MS + 15_000, 50);
       const document = await thread(threadId);
       expect(document?.activeRun).toBeNull();
       expect(document?.terminalExecutions[document.execution.executionId]).toBe('invocation-1');

@@ -62,3 +62,8 @@ export async function readRecords(response: Response, options: { cutAfter?: numb
     }
   }
 }
+
+/** All TEXT_MESSAGE_CONTENT deltas of the records, joined. */
+export function textOfRecords(records: readonly SseRecordWithId[]): string {
+  return records.flatMap((record) => (record.event.type === 'TEXT_MESSAGE_CONTENT' ? [record.event['delta'] as string] : [])).join('');
+}

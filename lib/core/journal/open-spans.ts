@@ -1,9 +1,11 @@
 /**
  * What a run left open, read from the events it emitted (docs/protocol.md §6.15 "Takeover"): a
  * takeover continues the run with a translator that knows them, so that it never opens a span twice
- * and closes every one at the end, as the run would have (docs/protocol.md §4.3).
+ * and closes every one at the end, as the run would have (docs/protocol.md §4.3); the sweeper
+ * closes them with the same translator (`RunTranslator.restore`, `closeSpans`).
  */
-import { type AguiEvent, CUSTOM_SESSION, type MakeEvent } from '../translate/events.js';
+import { type AguiEvent, CUSTOM_SESSION } from '../translate/events.js';
+import type { Canonical } from './canonical.js';
 
 const PIPELINE_TEXT = /^pipeline-message:/;
 const PIPELINE_REASONING = /^reasoning-pipeline-message:/;
@@ -23,6 +25,12 @@ export interface OpenSpans {
   /** Step names started in the run and not finished. */
   steps: string[];
   sessionEmitted: boolean;
+}
+
+/** The spans the journal's newest run (from its last `RUN_STARTED`) leaves open. */
+export function openSpansOfLastRun(order: Canonical): OpenSpans {
+  const runStart = order.entries.findLastIndex((entry) => entry.event.type === 'RUN_STARTED');
+  return openSpans(order.entries.slice(Math.max(0, runStart)).map((entry) => entry.event));
 }
 
 /** The spans `events` (one run's, in order) leave open. */
@@ -89,20 +97,4 @@ export function openSpans(events: readonly AguiEvent[]): OpenSpans {
     steps: [...steps],
     sessionEmitted,
   };
-}
-
-/**
- * The events that close what `spans` leaves open, in the order a run closes them (docs/protocol.md
- * §4.3): reasoning, tool calls, text, steps — for a run whose producer is gone and that is ended by
- * someone else (lib/core/reattach/sweeper.ts).
- */
-export function closingEvents(spans: OpenSpans, make: MakeEvent): AguiEvent[] {
-  const reasoning = [...(spans.reasoningId ? [spans.reasoningId] : []), ...spans.pipelineReasoning];
-  const text = [...(spans.textMessageId ? [spans.textMessageId] : []), ...spans.pipelineText];
-  return [
-    ...reasoning.flatMap((id) => [make('REASONING_MESSAGE_END', { messageId: id }), make('REASONING_END', { messageId: id })]),
-    ...spans.toolsOpen.map((id) => make('TOOL_CALL_END', { toolCallId: id })),
-    ...text.map((id) => make('TEXT_MESSAGE_END', { messageId: id })),
-    ...[...spans.steps].sort().map((name) => make('STEP_FINISHED', { stepName: name })),
-  ];
 }

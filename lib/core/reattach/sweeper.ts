@@ -13,13 +13,14 @@
 import { errorFields } from '../error-fields.js';
 import { type Language, translate } from '../i18n/catalogue.js';
 import { canonicalOrder } from '../journal/canonical.js';
-import { closingEvents, openSpans } from '../journal/open-spans.js';
+import { openSpansOfLastRun } from '../journal/open-spans.js';
 import type { A2AKernel, DueEntry, EventJournal, Logger, ThreadStore } from '../ports.js';
 import { compareAndSwap } from '../thread/compare-and-swap.js';
 import { detachedPast } from '../thread/detach-transitions.js';
 import type { ThreadDocument } from '../thread/document.js';
 import { cancelCurrentExecution } from '../thread/interrupt-transitions.js';
 import { eventFactory } from '../translate/events.js';
+import { translatorFor } from '../translate/run-translator.js';
 
 export interface SweepDeps {
   store: ThreadStore;
@@ -81,13 +82,16 @@ async function journalTheEnd(deps: SweepDeps, journal: EventJournal, entry: DueE
   const order = canonicalOrder(await journal.read(entry.threadId, entry.executionId));
   const fork = order.entries.at(-1);
   if (!fork || fork.event.type === 'RUN_FINISHED' || fork.event.type === 'RUN_ERROR') return;
-  const runStart = order.entries.findLastIndex((item) => item.event.type === 'RUN_STARTED');
   const make = eventFactory(deps.clock);
   const code = ended.pending ? 'A2A_UNAVAILABLE' : 'CANCELLED';
-  const events = [
-    ...closingEvents(openSpans(order.entries.slice(Math.max(0, runStart)).map((item) => item.event)), make),
-    make('RUN_ERROR', { code, message: translate(ended.pending ? 'a2aUnavailable' : 'cancelled', deps.language) }),
-  ];
+  // Closed as the run itself would have closed them: its translator, knowing what it left open.
+  const translator = translatorFor(
+    { textDigests: [], pipelineSequence: 0, pipelineOpenSteps: [] },
+    // Closing names no new message or call: newId is never asked.
+    { make, runId: ended.runId, threadId: entry.threadId, newId: () => entry.executionId },
+  );
+  translator.restore(openSpansOfLastRun(order), fork.k);
+  const events = [...translator.closeSpans(), make('RUN_ERROR', { code, message: translate(ended.pending ? 'a2aUnavailable' : 'cancelled', deps.language) })];
   await journal.append(entry.threadId, {
     executionId: entry.executionId,
     epoch: ended.epoch,

@@ -11,7 +11,7 @@ import { errorFields } from '../error-fields.js';
 import type { Language } from '../i18n/catalogue.js';
 import { canonicalOrder } from '../journal/canonical.js';
 import type { EventLog, EventLogOptions } from '../journal/event-log.js';
-import { openSpans } from '../journal/open-spans.js';
+import { openSpansOfLastRun } from '../journal/open-spans.js';
 import type { ThreadStore } from '../ports.js';
 import type { RunRequest } from '../protocol/run-request.js';
 import { followRun, type Resumable } from '../run/run-lifecycle.js';
@@ -52,8 +52,7 @@ export async function takeOver(deps: TakeoverDeps, target: TakeoverTarget): Prom
   const journal = deps.store.journal;
   const order = canonicalOrder(journal ? await journal.read(target.threadId, target.executionId) : []);
   const fork = order.entries.at(-1);
-  const runStart = order.entries.findLastIndex((entry) => entry.event.type === 'RUN_STARTED');
-  const spans = openSpans(order.entries.slice(Math.max(0, runStart)).map((entry) => entry.event));
+  const spans = openSpansOfLastRun(order);
   const epoch = document.execution.journalEpoch ?? 0;
   const runId = document.activeRun.runId;
   const log = deps.openLog({
