@@ -4,7 +4,6 @@ import { EventLog, type EventLogOptions } from '../core/journal/event-log.js';
 import type { Logger, ThreadStore } from '../core/ports.js';
 import type { Resumable } from '../core/run/run-lifecycle.js';
 import type { LiveLogs } from './live-logs.js';
-import { InstanceShuttingDown } from './shutdown.js';
 
 /** Journal writes of content at most every 1.5 s: with a run's few other writes, under one a second (docs/protocol.md §6.15; `npm run bench` counts them). */
 export const JOURNAL_FLUSH_MS = 1_500;
@@ -42,14 +41,24 @@ export function resumableRun(log: EventLog, store: ThreadStore, graceMs: number,
     watchReaders: (listener) => {
       log.onReaders = listener;
     },
-    isShutdown: (reason) => reason instanceof InstanceShuttingDown,
     watchStopping: (handOver) => liveLogs.whenStopping(log, handOver),
   };
 }
 
-/** The run ended: its execution's journal is deleted once nobody can still want its tail (the sweeper, docs/protocol.md §6.15). */
-export async function scheduleExpiry(store: ThreadStore, threadId: string, executionId: string, clock: () => number, logger: Logger): Promise<void> {
+/**
+ * The run ended (its own caller's, or a takeover's): its log is written, ended and let go by the
+ * instance, and its execution's journal is deleted once nobody can still want its tail (the
+ * sweeper, docs/protocol.md §6.15).
+ */
+export async function endRunLog(
+  liveLogs: LiveLogs,
+  store: ThreadStore,
+  run: { threadId: string; executionId: string; log: EventLog },
+  clock: () => number,
+  logger: Logger,
+): Promise<void> {
+  await liveLogs.close(run.executionId, run.log);
   await store.journal
-    ?.schedule({ kind: 'expire', threadId, executionId, dueAt: clock() + JOURNAL_RETENTION_MS })
+    ?.schedule({ kind: 'expire', threadId: run.threadId, executionId: run.executionId, dueAt: clock() + JOURNAL_RETENTION_MS })
     .catch((error: unknown) => logger.warn('could not schedule the journal’s deletion', { error: errorFields(error) }));
 }

@@ -15,7 +15,7 @@ import type { RouteDeps } from './app.js';
 import { guidanceResponse } from './guidance-response.js';
 import { rejectionResponse } from './rejection-log.js';
 import { readProtectedJson } from './request-guards.js';
-import { openRunLog, resumableRun, scheduleExpiry } from './run-log.js';
+import { endRunLog, openRunLog, resumableRun } from './run-log.js';
 import { sseResponse } from './sse.js';
 import { storeOf } from './store-of.js';
 import { startSweeper } from './sweeper.js';
@@ -81,8 +81,7 @@ export async function handleRun(request: Request, signal: AbortSignal, deps: Rou
             if (event.type === 'RUN_FINISHED') runLogger.info('run ended', { event: event.type, outcome: event.outcome?.type });
           });
         } finally {
-          await deps.liveLogs.close(thread.executionId, log);
-          await scheduleExpiry(store, runRequest.threadId, thread.executionId, deps.clock, runLogger);
+          await endRunLog(deps.liveLogs, store, { threadId: runRequest.threadId, executionId: thread.executionId, log }, deps.clock, runLogger);
           release();
         }
       },

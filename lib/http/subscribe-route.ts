@@ -21,7 +21,7 @@ import { readThread } from '../core/thread/compare-and-swap.js';
 import type { RouteDeps } from './app.js';
 import { rejectionResponse } from './rejection-log.js';
 import { readProtectedJson } from './request-guards.js';
-import { openRunLog, resumableRun, scheduleExpiry, unjournaledLog } from './run-log.js';
+import { endRunLog, openRunLog, resumableRun, unjournaledLog } from './run-log.js';
 import { type SendRecords, sseResponse } from './sse.js';
 import { storeOf } from './store-of.js';
 import { startSweeper } from './sweeper.js';
@@ -115,10 +115,7 @@ async function follow(deps: RouteDeps, store: ThreadStore, target: FollowRequest
             leaseRenewMs: config.leaseRenewMs,
             store,
             openLog: (options) => openRunLog(deps.liveLogs, { ...options, logger }),
-            closeLog: async (log: EventLog) => {
-              await deps.liveLogs.close(target.executionId, log);
-              await scheduleExpiry(store, target.threadId, target.executionId, deps.clock, logger);
-            },
+            closeLog: (log: EventLog) => endRunLog(deps.liveLogs, store, { threadId: target.threadId, executionId: target.executionId, log }, deps.clock, logger),
             resumable: (log) => resumableRun(log, store, config.detachGraceMs ?? 0, deps.liveLogs),
           },
           { threadId: target.threadId, executionId: target.executionId, language: target.language, signal },

@@ -11,6 +11,7 @@ import { type Canonical, type CanonicalEntry, canonicalOrder, continuationAfter,
 import { type EventLog, type LogRecord, recordOf } from '../journal/event-log.js';
 import { batchKeyOf } from '../journal/journal-names.js';
 import { comparePositions, executionTag, type Position } from '../journal/position.js';
+import { ReaderSpans } from '../journal/reader-spans.js';
 import type { BatchKey, EventJournal, Logger } from '../ports.js';
 import { runToTakeOver } from '../thread/detach-transitions.js';
 import type { ThreadDocument } from '../thread/document.js';
@@ -51,11 +52,22 @@ export async function followExecution(deps: FollowDeps, target: FollowTarget, se
   let branch: { epoch: number; k: number } | undefined;
   let endSeenAt: number | undefined;
 
+  // Records of the producer's log on this instance keep their SSE text: encoded once, for every reader.
+  const encoded = new WeakMap<CanonicalEntry, LogRecord>();
+  const entryOf = (record: LogRecord): CanonicalEntry => {
+    const entry = { ...record.position, event: record.event };
+    encoded.set(entry, record);
+    return entry;
+  };
+
+  // The reader's stream stays one valid run across a fork it read both sides of (reader-spans.ts).
+  const spans = new ReaderSpans();
   const deliver = (entries: readonly CanonicalEntry[]): void => {
     const fresh = entries.filter((entry) => (delivered === undefined || comparePositions(entry, delivered) > 0) && !skipText(branch, entry));
     if (fresh.length === 0) return;
     delivered = fresh.at(-1);
-    send(fresh.map((entry) => recordOf(tag, entry, entry.event)));
+    const sent = fresh.filter((entry) => spans.admit(entry.event));
+    if (sent.length > 0) send(sent.map((entry) => encoded.get(entry) ?? recordOf(tag, entry, entry.event)));
   };
 
   while (!signal.aborted) {
@@ -66,7 +78,8 @@ export async function followExecution(deps: FollowDeps, target: FollowTarget, se
       await followLocal(local, canonicalOrder(batches));
       return;
     }
-    const view = continuationAfter(canonicalOrder(batches), fromRunStart ? undefined : delivered);
+    const order = canonicalOrder(batches);
+    const view = continuationAfter(order, fromRunStart ? undefined : delivered);
     fromRunStart = false;
     if (view.kind === 'expired') {
       deps.logger.warn('the journal no longer holds what this reader needs');
@@ -76,7 +89,7 @@ export async function followExecution(deps: FollowDeps, target: FollowTarget, se
       branch ??= view.branch;
       deliver(view.entries);
     }
-    if (endedHere(document, target.executionId, batches)) return;
+    if (endedHere(document, target.executionId, order)) return;
     const live = document?.activeRun && document.execution.executionId === target.executionId;
     if (live && runToTakeOver(document, target.executionId, deps.clock())) {
       const log = await deps.takeOver().catch((error: unknown) => {
@@ -146,18 +159,13 @@ export async function followExecution(deps: FollowDeps, target: FollowTarget, se
   }
 }
 
-function entryOf(record: LogRecord): CanonicalEntry {
-  return { ...record.position, event: record.event };
-}
-
 /**
  * Nothing of the execution is live and the journal holds the end of its newest run: the reader has
  * everything (delivered or filtered).
  */
-function endedHere(document: ThreadDocument | undefined, executionId: string, batches: readonly JournalBatch[]): boolean {
+function endedHere(document: ThreadDocument | undefined, executionId: string, order: Canonical): boolean {
   if (document?.activeRun && document.execution.executionId === executionId) return false;
-  const entries = canonicalOrder(batches).entries;
-  const last = entries.at(-1);
+  const last = order.entries.at(-1);
   return last === undefined || TERMINAL.has(last.event.type);
 }
 

@@ -32,11 +32,9 @@ export interface Resumable {
   journal: EventJournal | undefined;
   /** Tells `listener` how many readers the run's event log has after each change (EventLog.onReaders). */
   watchReaders(listener: (count: number) => void): void;
-  /** Whether the caller's signal was aborted because the instance is stopping: the run is handed over. */
-  isShutdown(reason: unknown): boolean;
   /**
-   * Tells `handOver` when the instance stops — also for a run whose caller left long before, whose
-   * request's signal can abort no more.
+   * Tells `handOver` when the instance stops — before any request is aborted (graceful-shutdown.ts),
+   * and also for a run whose caller left long before, whose request's signal can abort no more.
    */
   watchStopping(handOver: () => void): void;
 }
@@ -74,13 +72,13 @@ export async function runAdmitted(deps: RunDeps, input: RunInput, sink: EventSin
 export async function followRun(session: RunSession, input: Pick<RunInput, 'signal' | 'resumable'>, body: (signal: AbortSignal) => Promise<void>): Promise<void> {
   const { emit } = session;
   const resumable = input.resumable !== undefined && input.resumable.graceMs > 0 ? input.resumable : undefined;
-  // The run's signal: aborted when the caller's is (or, resumable, when the instance stops), or when
-  // the lease is lost. One controller the caller's abort is forwarded to (the listener removed when
-  // the run ends), not AbortSignal.any: an idle run holds less (docs/architecture.md §2).
+  // The run's signal: aborted when the caller's is (a resumable run: when the instance stops, which
+  // it hears before its caller's request is aborted), or when the lease is lost. One controller the
+  // caller's abort is forwarded to (the listener removed when the run ends), not AbortSignal.any:
+  // an idle run holds less (docs/architecture.md §2).
   const aborting = new AbortController();
   const forwardAbort = (): void => {
     if (!resumable) aborting.abort(input.signal.reason);
-    else if (resumable.isShutdown(input.signal.reason)) aborting.abort(new HandOver());
   };
   if (input.signal.aborted) forwardAbort();
   else input.signal.addEventListener('abort', forwardAbort, { once: true });
