@@ -13,6 +13,7 @@ import { DEFAULT_BODY_TIMEOUT_MS } from '../http/read-body.js';
 import { ConfigError } from './config/config-error.js';
 import { corsOriginsFrom } from './config/cors-origins.js';
 import { functionComputePort } from './config/function-compute.js';
+import { type OidcSettings, oidcSettingsFrom } from './config/oidc-settings.js';
 import { loadOssSettings, type OssSettings } from './config/oss-settings.js';
 import { checkServiceUrl } from './config/url-policy.js';
 import { type Env, flag, nonNegativeInteger, positiveInteger, setting } from './config/values.js';
@@ -22,6 +23,7 @@ import type { ShutdownPolicy } from './node-server/graceful-shutdown.js';
 export { ConfigError } from './config/config-error.js';
 export { instanceLogFields } from './config/function-compute.js';
 export { envWithEmulators, type LocalEmulatorPlan, localEmulatorPlan, type StartedEmulators } from './config/local-emulators.js';
+export type { OidcSettings } from './config/oidc-settings.js';
 export type { OssSettings } from './config/oss-settings.js';
 export type { Env } from './config/values.js';
 
@@ -30,7 +32,10 @@ export interface Config {
   port: number;
   a2aUrl: string | undefined;
   a2aToken: Secret | undefined;
+  /** The shared bearer token: whoever presents it is a service (docs/protocol.md §1.2). */
   authToken: Secret | undefined;
+  /** IAC_CODE_AGUI_OIDC_*: the identity provider whose JWTs identify people (docs/protocol.md §1.2); undefined = none. */
+  oidc: OidcSettings | undefined;
   allowedRoots: string[];
   store: 'file' | 'oss';
   stateDir: string;
@@ -125,10 +130,13 @@ export function loadConfig(env: Env = process.env, options: { platform?: Platfor
     );
   }
   const authToken = authTokenFrom(env);
-  // FC's HTTP trigger is anonymous: without the adapter's own token anyone could run the agent
-  // (docs/protocol.md §1.2). Only an explicit switch lets the function start without one.
-  if (options.platform === 'function-compute' && authToken === undefined && !flag(env, 'IAC_CODE_AGUI_ALLOW_ANONYMOUS')) {
-    throw new ConfigError('IAC_CODE_AGUI_AUTH_TOKEN is required in Function Compute (its HTTP trigger is anonymous); set IAC_CODE_AGUI_ALLOW_ANONYMOUS=1 to run without one');
+  const oidc = oidcSettingsFrom(env);
+  // FC's HTTP trigger is anonymous: without the adapter's own token or an identity provider anyone
+  // could run the agent (docs/protocol.md §1.2). Only an explicit switch lets the function start so.
+  if (options.platform === 'function-compute' && authToken === undefined && oidc === undefined && !flag(env, 'IAC_CODE_AGUI_ALLOW_ANONYMOUS')) {
+    throw new ConfigError(
+      'IAC_CODE_AGUI_AUTH_TOKEN (or IAC_CODE_AGUI_OIDC_ISSUER) is required in Function Compute (its HTTP trigger is anonymous); set IAC_CODE_AGUI_ALLOW_ANONYMOUS=1 to run without one',
+    );
   }
   const leaseTtlMs = positiveInteger(env, 'IAC_CODE_AGUI_LEASE_TTL_MS', 30_000);
   const leaseRenewMs = positiveInteger(env, 'IAC_CODE_AGUI_LEASE_RENEW_MS', 10_000);
@@ -141,6 +149,7 @@ export function loadConfig(env: Env = process.env, options: { platform?: Platfor
     a2aUrl,
     a2aToken: secretFrom(env['IAC_CODE_AGUI_A2A_TOKEN']),
     authToken,
+    oidc,
     allowedRoots: (env['IAC_CODE_AGUI_ALLOWED_CWDS'] ?? '').split(delimiter).filter((root) => root.length > 0),
     store,
     stateDir: setting(env, 'IAC_CODE_AGUI_STATE_DIR') ?? join(configDir, 'agui'),

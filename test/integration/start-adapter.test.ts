@@ -104,7 +104,7 @@ describe('startAdapter', () => {
       level: 'error',
       function: 'agui',
       message:
-        'configuration error: IAC_CODE_AGUI_AUTH_TOKEN is required in Function Compute (its HTTP trigger is anonymous); set IAC_CODE_AGUI_ALLOW_ANONYMOUS=1 to run without one',
+        'configuration error: IAC_CODE_AGUI_AUTH_TOKEN (or IAC_CODE_AGUI_OIDC_ISSUER) is required in Function Compute (its HTTP trigger is anonymous); set IAC_CODE_AGUI_ALLOW_ANONYMOUS=1 to run without one',
     });
   });
 });

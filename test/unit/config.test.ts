@@ -115,12 +115,14 @@ describe('configuration (docs/protocol.md §9.1)', () => {
     expect(oss({})?.pathStyle).toBe(false);
   });
 
-  it('the FC entry refuses to start without a bearer token (its trigger is anonymous) unless anonymous access is allowed', () => {
+  it('the FC entry refuses to start without a bearer token or an identity provider (its trigger is anonymous) unless anonymous access is allowed', () => {
     const kernel = { IAC_CODE_AGUI_A2A_URL: 'https://kernel.example.com' };
     expect(() => loadConfig(kernel, { platform: 'function-compute' })).toThrow(
-      /^IAC_CODE_AGUI_AUTH_TOKEN is required in Function Compute \(its HTTP trigger is anonymous\); set IAC_CODE_AGUI_ALLOW_ANONYMOUS=1 to run without one$/,
+      /^IAC_CODE_AGUI_AUTH_TOKEN \(or IAC_CODE_AGUI_OIDC_ISSUER\) is required in Function Compute \(its HTTP trigger is anonymous\); set IAC_CODE_AGUI_ALLOW_ANONYMOUS=1 to run without one$/,
     );
-    expect(() => loadConfig({ ...kernel, IAC_CODE_AGUI_ALLOW_ANONYMOUS: 'yes' }, { platform: 'function-compute' })).toThrow(/IAC_CODE_AGUI_AUTH_TOKEN is required/);
+    const oidc = { IAC_CODE_AGUI_OIDC_ISSUER: 'https://idaas.example.com/oidc', IAC_CODE_AGUI_OIDC_AUDIENCE: 'agui' };
+    expect(loadConfig({ ...kernel, ...oidc }, { platform: 'function-compute' }).oidc?.issuer).toBe('https://idaas.example.com/oidc');
+    expect(() => loadConfig({ ...kernel, IAC_CODE_AGUI_ALLOW_ANONYMOUS: 'yes' }, { platform: 'function-compute' })).toThrow(/IAC_CODE_AGUI_AUTH_TOKEN \(or IAC_CODE_AGUI_OIDC_ISSUER\) is required/);
     expect(loadConfig({ ...kernel, IAC_CODE_AGUI_ALLOW_ANONYMOUS: '1' }, { platform: 'function-compute' }).authToken).toBeUndefined();
     // Locally (npm start binds loopback) a token stays optional.
     expect(loadConfig(kernel, { platform: 'local' }).authToken).toBeUndefined();
@@ -131,5 +133,46 @@ describe('configuration (docs/protocol.md §9.1)', () => {
     expect(loadConfig({ IAC_CODE_AGUI_BODY_TIMEOUT_MS: '5000', IAC_CODE_AGUI_MAX_ACTIVE_RUNS: '20' })).toMatchObject({ bodyTimeoutMs: 5_000, maxActiveRuns: 20 });
     expect(() => loadConfig({ IAC_CODE_AGUI_BODY_TIMEOUT_MS: '0' })).toThrow(/^IAC_CODE_AGUI_BODY_TIMEOUT_MS must be a positive integer, got "0"$/);
     expect(() => loadConfig({ IAC_CODE_AGUI_MAX_ACTIVE_RUNS: 'many' })).toThrow(/^IAC_CODE_AGUI_MAX_ACTIVE_RUNS must be a positive integer, got "many"$/);
+  });
+
+  it('reads the identity provider (IAC_CODE_AGUI_OIDC_*, docs/protocol.md §9.1): none by default, the issuer kept as written, an audience required', () => {
+    expect(loadConfig({}).oidc).toBeUndefined();
+    const issuer = 'https://eiam-api-cn-hangzhou.aliyuncs.com/v2/idaas_abc/app_xyz/oidc';
+    expect(loadConfig({ IAC_CODE_AGUI_OIDC_ISSUER: issuer, IAC_CODE_AGUI_OIDC_AUDIENCE: ' app_xyz , https://agui.example.com ,app_xyz' }).oidc).toEqual({
+      issuer,
+      audiences: ['app_xyz', 'https://agui.example.com'],
+      clients: undefined,
+      userClaim: 'sub',
+      console: undefined,
+    });
+    const full = loadConfig({
+      IAC_CODE_AGUI_OIDC_ISSUER: `${issuer}/`,
+      IAC_CODE_AGUI_OIDC_AUDIENCE: 'app_xyz',
+      IAC_CODE_AGUI_OIDC_CLIENTS: 'app_xyz,ros-bff',
+      IAC_CODE_AGUI_OIDC_USER_CLAIM: 'preferred_username',
+      IAC_CODE_AGUI_OIDC_CONSOLE_CLIENT_ID: 'app_xyz',
+    }).oidc;
+    expect(full).toEqual({
+      issuer: `${issuer}/`,
+      audiences: ['app_xyz'],
+      clients: ['app_xyz', 'ros-bff'],
+      userClaim: 'preferred_username',
+      console: { clientId: 'app_xyz', scope: 'openid offline_access' },
+    });
+    expect(loadConfig({ IAC_CODE_AGUI_OIDC_ISSUER: 'http://127.0.0.1:4000', IAC_CODE_AGUI_OIDC_AUDIENCE: 'a' }).oidc?.issuer).toBe('http://127.0.0.1:4000');
+  });
+
+  it('refuses an identity provider it could not use safely, naming the variable', () => {
+    const audience = { IAC_CODE_AGUI_OIDC_AUDIENCE: 'agui' };
+    expect(() => loadConfig({ IAC_CODE_AGUI_OIDC_ISSUER: 'http://idp.example.com', ...audience })).toThrow(/^IAC_CODE_AGUI_OIDC_ISSUER must use https \(plain http only on a loopback host\)/);
+    expect(() => loadConfig({ IAC_CODE_AGUI_OIDC_ISSUER: 'idp.example.com', ...audience })).toThrow(/^IAC_CODE_AGUI_OIDC_ISSUER is not a URL/);
+    expect(() => loadConfig({ IAC_CODE_AGUI_OIDC_ISSUER: 'https://idp.example.com?x=1', ...audience })).toThrow(/no query or fragment/);
+    expect(() => loadConfig({ IAC_CODE_AGUI_OIDC_ISSUER: 'https://idp.example.com' })).toThrow(/^IAC_CODE_AGUI_OIDC_AUDIENCE is required with IAC_CODE_AGUI_OIDC_ISSUER/);
+    expect(() => loadConfig({ IAC_CODE_AGUI_OIDC_AUDIENCE: 'agui' })).toThrow(/^IAC_CODE_AGUI_OIDC_AUDIENCE is set but IAC_CODE_AGUI_OIDC_ISSUER is not/);
+    const oidc = { IAC_CODE_AGUI_OIDC_ISSUER: 'https://idp.example.com', ...audience };
+    expect(() => loadConfig({ ...oidc, IAC_CODE_AGUI_OIDC_USER_CLAIM: 'a b' })).toThrow(/IAC_CODE_AGUI_OIDC_USER_CLAIM must name one claim/);
+    expect(() => loadConfig({ ...oidc, IAC_CODE_AGUI_OIDC_CLIENTS: 'ros-bff', IAC_CODE_AGUI_OIDC_CONSOLE_CLIENT_ID: 'console' })).toThrow(/is not in IAC_CODE_AGUI_OIDC_CLIENTS/);
+    expect(() => loadConfig({ ...oidc, IAC_CODE_AGUI_OIDC_CONSOLE_SCOPE: 'openid' })).toThrow(/IAC_CODE_AGUI_OIDC_CONSOLE_SCOPE is set but IAC_CODE_AGUI_OIDC_CONSOLE_CLIENT_ID is not/);
+    expect(() => loadConfig({ ...oidc, IAC_CODE_AGUI_OIDC_CONSOLE_CLIENT_ID: 'console', IAC_CODE_AGUI_OIDC_CONSOLE_SCOPE: 'profile' })).toThrow(/must include "openid"/);
   });
 });
