@@ -14,6 +14,7 @@ import { randomUUID } from 'node:crypto';
 import type { RunningServer } from '../lib/adapters/node-server/node-server.js';
 import type { OssStoreProvider } from '../lib/adapters/oss-store/index.js';
 import type { OssObjects } from '../lib/adapters/oss-store/objects.js';
+import { SERVICE } from '../lib/core/caller.js';
 import { parseRunRequest } from '../lib/core/protocol/run-request.js';
 import { admit } from '../lib/core/run/admit.js';
 import { startA2AEmulator } from '../lib/emulators/a2a/server.js';
@@ -121,7 +122,7 @@ const results: Record<string, Record<string, number>> = {};
 // Admission alone — the core's admit(), all that runs before RUN_STARTED: read, decide, one
 // compare-and-swap. The lease is made to expire at once so the next admission is not THREAD_BUSY.
 async function admission(provider: OssStoreProvider, threadId: string): Promise<void> {
-  const request = parseRunRequest(body(threadId), { allowedRoots: [] });
+  const request = parseRunRequest(body(threadId), { allowedRoots: [], caller: SERVICE });
   await admit(provider.storeFor(), request, () => ({ now: Date.now(), leaseTtlMs: 1, newExecutionId: randomUUID, leaseId: randomUUID() }));
 }
 const admissionThread = `bench-${randomUUID()}`;

@@ -43,6 +43,11 @@ async function startLocalEmulators(plan: LocalEmulatorPlan): Promise<LocalEmulat
   };
 }
 
+function consoleAuthNote(config: RunningAdapter<LocalEmulators>['config']): string {
+  if (config.oidc?.console) return ` (it signs you in with ${config.oidc.issuer})`;
+  return config.authToken ? ' (it asks for IAC_CODE_AGUI_AUTH_TOKEN)' : '';
+}
+
 /** Which kernel and which store, where — never a credential. */
 function banner({ config, server, emulators }: RunningAdapter<LocalEmulators>): string {
   const kernel = emulators.a2aEmulator ? `built-in emulator at ${emulators.a2aEmulator.url}` : 'IAC_CODE_AGUI_A2A_URL';
@@ -55,7 +60,7 @@ function banner({ config, server, emulators }: RunningAdapter<LocalEmulators>): 
     '',
     `iac-code AG-UI adapter listening on ${server.url}`,
     `A2A kernel: ${kernel}; thread store: ${store}`,
-    ...(config.console ? ['', `Web console: ${server.url}/console${config.authToken ? ' (it asks for IAC_CODE_AGUI_AUTH_TOKEN)' : ''}`] : []),
+    ...(config.console ? ['', `Web console: ${server.url}/console${consoleAuthNote(config)}`] : []),
     '',
     'Try a streamed turn (change runId for every request):',
     demoCurl(server.url, { threadId: 'demo-thread', withAuth: Boolean(config.authToken) }),
@@ -72,10 +77,10 @@ export async function startLocalStack(env: Env): Promise<void> {
     startEmulators: startLocalEmulators,
     // Built in memory with esbuild; imported only when the console is on. The emulator's example
     // prompts are offered only when the built-in emulator is the kernel.
-    loadConsole: async (config, logger) => {
+    loadConsole: async (settings, logger) => {
       const { localConsoleRoute } = await import('../lib/console/build/local-console.js');
       const withEmulator = !env['IAC_CODE_AGUI_A2A_URL'];
-      return localConsoleRoute({ authRequired: Boolean(config.authToken), ...(withEmulator ? { examples: EMULATOR_CONSOLE_EXAMPLES } : {}) }, logger).route;
+      return localConsoleRoute({ ...settings, ...(withEmulator ? { examples: EMULATOR_CONSOLE_EXAMPLES } : {}) }, logger).route;
     },
     onListening: (adapter) => process.stdout.write(banner(adapter)),
   });

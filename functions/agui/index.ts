@@ -12,8 +12,8 @@ await startAdapter({
   platform: 'function-compute',
   // The web console only when IAC_CODE_AGUI_CONSOLE=1 (off by default in FC): its serving code is
   // imported only then, and its assets are the ones `npm run build` put beside this bundle.
-  loadConsole: async (config) => {
+  loadConsole: async (settings) => {
     const { prebuiltConsoleRoute } = await import('../../lib/console/build/prebuilt-console.js');
-    return prebuiltConsoleRoute(fileURLToPath(new URL('./console/', import.meta.url)), { authRequired: Boolean(config.authToken) });
+    return prebuiltConsoleRoute(fileURLToPath(new URL('./console/', import.meta.url)), settings);
   },
 });

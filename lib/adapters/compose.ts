@@ -2,8 +2,9 @@
 
 import type { Logger, ThreadStore } from '../core/ports.js';
 import { type App, type AppDeps, createApp } from '../http/app.js';
+import type { ConsoleSettings } from '../http/console-route.js';
 import type { Config, EntryConfig } from './config.js';
-import { LazyImageCodec, LazyKernel } from './lazy-ports.js';
+import { type IdentityProvider, LazyIdentityProvider, LazyImageCodec, LazyKernel } from './lazy-ports.js';
 import { lazyStoreFor } from './lazy-store.js';
 import { versions } from './versions.js';
 
@@ -18,10 +19,29 @@ interface StoreWiring {
  * What the running entry hands the app: the web console's route, which the start-up path loads only
  * when enabled, and FC's PreStop drain, once the server exists (start-adapter.ts, docs/architecture.md §6).
  */
-export type AppExtras = Pick<AppDeps, 'console' | 'preStop'>;
+export type AppExtras = Pick<AppDeps, 'console' | 'preStop'> & { identity?: IdentityProvider };
+
+/** The identity provider of IAC_CODE_AGUI_OIDC_*, its module (and jose) loaded with the first token it checks; undefined without one. */
+export function identityProviderOf(config: Config, logger: Logger): IdentityProvider | undefined {
+  const oidc = config.oidc;
+  if (!oidc) return undefined;
+  return new LazyIdentityProvider(async () => new (await import('./oidc/index.js')).OidcTokenVerifier(oidc, { clock: Date.now, logger }));
+}
+
+/**
+ * What the web console is told (lib/http/console-route.ts): whether it needs a token, and — with an
+ * identity provider and IAC_CODE_AGUI_OIDC_CONSOLE_CLIENT_ID — how it signs people in instead.
+ */
+export function consoleSettingsOf(config: Config, identity: IdentityProvider | undefined): ConsoleSettings {
+  const signIn = config.oidc?.console;
+  if (!signIn || !identity || !config.oidc) return { authRequired: Boolean(config.authToken) || Boolean(config.oidc) };
+  return { authRequired: true, signIn: { issuer: config.oidc.issuer, clientId: signIn.clientId, scope: signIn.scope, endpoints: () => identity.metadata() } };
+}
 
 export function composeApp(config: EntryConfig, logger: Logger, extras: AppExtras = {}): App {
   const { storeFor, kind, health } = createStores(config);
+  const { identity, ...appExtras } = extras;
+  const tokens = identity ?? identityProviderOf(config, logger);
   // Each adapter's module loads with its first use (lazy-ports.ts, lazy-store.ts; docs/architecture.md §6.3).
   const kernel = new LazyKernel(async () => {
     const { SdkA2AKernel } = await import('./a2a-kernel/sdk-kernel.js');
@@ -46,11 +66,12 @@ export function composeApp(config: EntryConfig, logger: Logger, extras: AppExtra
     storeKind: kind,
     ...(health ? { storeHealth: health } : {}),
     kernel,
+    ...(tokens ? { tokens } : {}),
     images: new LazyImageCodec(async () => new (await import('./image/sharp-codec.js')).SharpImageCodec()),
     logger,
     clock: Date.now,
     versions,
-    ...extras,
+    ...appExtras,
   });
 }
 

@@ -1,11 +1,12 @@
 /**
- * The kernel client and the image codec, with their modules imported on first use rather than at
+ * The kernel client, the image codec and the identity provider's verifier, with their modules imported on first use rather than at
  * start-up (docs/architecture.md §6.3): `GET /health` — FC's first probe of a new instance — needs
- * neither. Each stand-in forwards every call to the real adapter once its module is loaded.
+ * none of them. Each stand-in forwards every call to the real adapter once its module is loaded.
  */
 import type { JsonObject, WireSendParams, WireStreamItem, WireTask } from '../core/a2a/wire-types.js';
 import { onceUntilFailure } from '../core/once-until-failure.js';
-import type { A2AKernel, ImageCodec, ImageEncoding, ImageInfo, KernelCallOptions, SessionRestoreResult } from '../core/ports.js';
+import type { A2AKernel, ImageCodec, ImageEncoding, ImageInfo, KernelCallOptions, SessionRestoreResult, TokenVerifier, VerifiedToken } from '../core/ports.js';
+import type { ProviderMetadata } from './oidc/index.js';
 
 export class LazyKernel implements A2AKernel {
   private readonly kernel: () => Promise<A2AKernel>;
@@ -74,5 +75,26 @@ export class LazyImageCodec implements ImageCodec {
 
   async encode(bytes: Uint8Array, encoding: ImageEncoding): Promise<Uint8Array> {
     return (await this.codec()).encode(bytes, encoding);
+  }
+}
+
+/** What the adapter asks of the identity provider (lib/adapters/oidc): tokens checked, and its endpoints for the console's sign-in. */
+export interface IdentityProvider extends TokenVerifier {
+  metadata(): Promise<ProviderMetadata>;
+}
+
+export class LazyIdentityProvider implements IdentityProvider {
+  private readonly provider: () => Promise<IdentityProvider>;
+
+  constructor(make: () => Promise<IdentityProvider>) {
+    this.provider = onceUntilFailure(make);
+  }
+
+  async verify(token: string): Promise<VerifiedToken> {
+    return (await this.provider()).verify(token);
+  }
+
+  async metadata(): Promise<ProviderMetadata> {
+    return (await this.provider()).metadata();
   }
 }

@@ -22,8 +22,8 @@
  */
 import { errorFields } from '../core/error-fields.js';
 import type { Logger } from '../core/ports.js';
-import type { ConsoleRoute } from '../http/console-route.js';
-import { composeApp } from './compose.js';
+import type { ConsoleRoute, ConsoleSettings } from '../http/console-route.js';
+import { composeApp, consoleSettingsOf, identityProviderOf } from './compose.js';
 import {
   ConfigError,
   type EntryConfig,
@@ -60,8 +60,9 @@ interface CommonOptions {
    * The web console's route, asked for only when IAC_CODE_AGUI_CONSOLE=1: the local stack builds it
    * in memory, the FC entry reads the copy `npm run build` put beside the bundle. Either way the
    * console's code is loaded by a dynamic import inside this callback, never at start-up otherwise.
+   * `settings`: what the page is told of authentication (compose.ts, consoleSettingsOf).
    */
-  loadConsole?: (config: EntryConfig, logger: Logger) => Promise<ConsoleRoute>;
+  loadConsole?: (settings: ConsoleSettings, logger: Logger) => Promise<ConsoleRoute>;
 }
 
 export interface LocalStartOptions<E extends RunningEmulators> extends CommonOptions {
@@ -103,7 +104,9 @@ export async function startAdapter<E extends RunningEmulators>(options: LocalSta
     if (options.platform === 'local') emulators = await options.startEmulators(localEmulatorPlan(env));
     const config = loadConfig(emulators ? envWithEmulators(env, emulators) : env, { platform: options.platform });
     const logger = createLogger(options.logSink, fields, config.logLevel);
-    const consoleRoute = config.console ? await options.loadConsole?.(config, logger) : undefined;
+    // One identity provider for the routes and the console's sign-in: one cache of its keys and endpoints.
+    const identity = identityProviderOf(config, logger);
+    const consoleRoute = config.console ? await options.loadConsole?.(consoleSettingsOf(config, identity), logger) : undefined;
     // The app is built before the server exists; the PreStop drain reaches the server once it listens.
     let running: RunningServer | undefined;
     let preStopDrain: Promise<ShutdownReport> | undefined;
@@ -117,7 +120,7 @@ export async function startAdapter<E extends RunningEmulators>(options: LocalSta
       return preStopDrain;
     };
     // The hook exists only where FC can call it (FC_SERVER_PORT set): anywhere else anyone could drain the instance.
-    const extras = config.preStopHook ? { console: consoleRoute, preStop } : { console: consoleRoute };
+    const extras = { console: consoleRoute, ...(identity ? { identity } : {}), ...(config.preStopHook ? { preStop } : {}) };
     const server = await listen(composeApp(config, logger, extras), logger, config.host, config.port, { bodyTimeoutMs: config.bodyTimeoutMs });
     running = server;
     exitOnSignals(server, config.shutdown, logger, { exit, signals: options.signals, afterShutdown: async () => emulators?.close() });

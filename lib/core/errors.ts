@@ -39,6 +39,7 @@ export const ERROR_CODES = [
   'SESSION_BACKUP_NOT_READY',
   'REQUEST_TIMEOUT',
   'SERVER_BUSY',
+  'IDENTITY_PROVIDER_UNAVAILABLE',
   'INTERNAL_ERROR',
 ] as const;
 
@@ -54,12 +55,15 @@ export class AdapterError extends Error {
   readonly code: ErrorCode;
   readonly messageKey: MessageKey;
   readonly details: FieldIssue[] | undefined;
+  /** A stable name for why, answered beside the message (`error.reason`): a refused token's (docs/protocol.md §1.2). */
+  readonly reason: string | undefined;
 
-  constructor(code: ErrorCode, messageKey: MessageKey, details?: FieldIssue[], options?: { cause?: unknown }) {
-    super(`${code}: ${messageKey}`, options);
+  constructor(code: ErrorCode, messageKey: MessageKey, details?: FieldIssue[], options?: { cause?: unknown; reason?: string }) {
+    super(`${code}: ${messageKey}`, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'AdapterError';
     this.code = code;
     this.messageKey = messageKey;
     this.details = details && details.length > 0 ? details : undefined;
+    this.reason = options?.reason;
   }
 }

@@ -221,3 +221,54 @@ export interface Logger {
   error(message: string, fields?: Record<string, unknown>): void;
   child(fields: Record<string, unknown>): Logger;
 }
+
+// ---------------------------------------------------------------------------------------------
+// The identity provider (docs/protocol.md §1.2): a person's bearer token (an OIDC JWT), checked.
+// The adapter (lib/adapters/oidc) translates what its JWT library throws into the two errors below.
+
+/** Why a token was refused: stable names, answered to the caller (`error.reason`) and logged. */
+export const TOKEN_REFUSALS = [
+  'token_malformed',
+  'token_expired',
+  'token_not_yet_valid',
+  'token_wrong_issuer',
+  'token_wrong_audience',
+  'token_algorithm_refused',
+  'token_key_missing',
+  'token_key_unknown',
+  'token_signature_invalid',
+  'token_client_refused',
+  'token_user_claim_missing',
+  'token_claims_invalid',
+] as const;
+
+export type TokenRefusal = (typeof TOKEN_REFUSALS)[number];
+
+export interface VerifiedToken {
+  /** The configured claim (IAC_CODE_AGUI_OIDC_USER_CLAIM, `sub` by default). */
+  userId: string;
+}
+
+export interface TokenVerifier {
+  /** TokenRefusedError when the token is not one of the provider's for this adapter; IdentityProviderUnavailableError when that cannot be told. */
+  verify(token: string): Promise<VerifiedToken>;
+}
+
+/** The token is refused (401): never carries the token, nor its claims. */
+export class TokenRefusedError extends Error {
+  constructor(
+    readonly reason: TokenRefusal,
+    message: string = reason,
+  ) {
+    super(message);
+    this.name = 'TokenRefusedError';
+  }
+}
+
+/** The provider's discovery document or keys could not be read, so the token can be neither accepted nor refused (503). */
+export class IdentityProviderUnavailableError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'IdentityProviderUnavailableError';
+  }
+}

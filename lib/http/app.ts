@@ -8,7 +8,7 @@ import { AdapterError } from '../core/errors.js';
 import type { Language } from '../core/i18n/catalogue.js';
 import { languageFromAcceptLanguage } from '../core/i18n/language.js';
 import { onceUntilFailure } from '../core/once-until-failure.js';
-import type { A2AKernel, ImageCodec, Logger, ThreadStore } from '../core/ports.js';
+import type { A2AKernel, ImageCodec, Logger, ThreadStore, TokenVerifier } from '../core/ports.js';
 import type { Secret } from '../core/secret.js';
 // Type only: the console's code is loaded by the start-up path only when it is enabled.
 import type { ConsoleRoute } from './console-route.js';
@@ -69,6 +69,11 @@ export interface AppDeps {
    */
   storeHealth?: () => string | undefined;
   kernel: A2AKernel;
+  /**
+   * The identity provider's verifier (IAC_CODE_AGUI_OIDC_*, docs/protocol.md §1.2): a bearer token
+   * that is not the shared token is checked as a person's JWT. Absent = no per-user identity.
+   */
+  tokens?: TokenVerifier;
   /** Decodes and re-encodes images for downsampling (docs/protocol.md §3.4). */
   images: ImageCodec;
   logger: Logger;

@@ -4,6 +4,7 @@
  * guidance run's short SSE stream, which holds a place among the instance's live streams until it
  * ends (`release`, docs/protocol.md §1.4).
  */
+import { callerLogFields } from '../core/caller.js';
 import type { Language } from '../core/i18n/catalogue.js';
 import type { Logger, ThreadStore } from '../core/ports.js';
 import type { RunRequest } from '../core/protocol/run-request.js';
@@ -24,7 +25,7 @@ export async function guidanceResponse(
   release: () => void,
 ): Promise<Response> {
   const target = await admitGuidance(store, runRequest);
-  const runLogger = logger.child({ threadId: runRequest.threadId, runId: runRequest.runId, guidance: true });
+  const runLogger = logger.child({ threadId: runRequest.threadId, runId: runRequest.runId, guidance: true, ...callerLogFields(runRequest.caller) });
   runLogger.info('guidance admitted');
   return sseResponse(
     async (send, signal) => {

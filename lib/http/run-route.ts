@@ -4,6 +4,7 @@
  * answered as HTTP JSON before the stream; then the run streams as SSE.
  */
 import { randomUUID } from 'node:crypto';
+import { callerLogFields } from '../core/caller.js';
 import { languageFromAcceptLanguage, preferredLanguageOf } from '../core/i18n/language.js';
 import type { Logger } from '../core/ports.js';
 import { parseRunRequest } from '../core/protocol/run-request.js';
@@ -28,11 +29,11 @@ export async function handleRun(request: Request, signal: AbortSignal, deps: Rou
   let language = languageFromAcceptLanguage(request.headers.get('accept-language'), config.defaultLanguage);
   let leave: (() => void) | undefined;
   try {
-    const body = await readProtectedJson(request, config, { limit: MAX_RUN_BODY_BYTES, tooLarge: 'requestTooLarge' });
+    const { caller, body } = await readProtectedJson(request, deps, { limit: MAX_RUN_BODY_BYTES, tooLarge: 'requestTooLarge' });
     language = preferredLanguageOf(body) ?? language;
     // Images are downsampled before admission: a refused image writes nothing, and the digest
     // parseRunRequest took stays that of the request as received (docs/protocol.md §3.4, §3.7).
-    const runRequest = await downsampleUserImages(parseRunRequest(body, { allowedRoots: config.allowedRoots }), deps.images);
+    const runRequest = await downsampleUserImages(parseRunRequest(body, { allowedRoots: config.allowedRoots, caller }), deps.images);
     // A place among the instance's live runs before anything is written or sent (docs/protocol.md §1.4).
     leave = deps.liveStreams.enter();
     const store = storeOf(deps, request);
@@ -45,7 +46,7 @@ export async function handleRun(request: Request, signal: AbortSignal, deps: Rou
       newExecutionId: () => randomUUID(),
       leaseId: randomUUID(),
     }));
-    const runLogger = logger.child({ threadId: runRequest.threadId, runId: runRequest.runId, executionId: admitted.thread.executionId });
+    const runLogger = logger.child({ threadId: runRequest.threadId, runId: runRequest.runId, executionId: admitted.thread.executionId, ...callerLogFields(caller) });
     runLogger.info('run admitted', { resume: runRequest.resume !== undefined });
     const runDeps: RunDeps = {
       kernel: deps.kernel,

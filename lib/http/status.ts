@@ -22,6 +22,7 @@ const STATUS: Partial<Record<ErrorCode, number>> = {
   EVENT_ID_EXPIRED: 409,
   REQUEST_TIMEOUT: 408,
   SERVER_BUSY: 503,
+  IDENTITY_PROVIDER_UNAVAILABLE: 503,
 };
 
 export function httpStatusFor(code: ErrorCode): number {

@@ -8,6 +8,7 @@
  * the kernel's snapshot.
  */
 import { randomUUID } from 'node:crypto';
+import { callerLogFields } from '../core/caller.js';
 import { languageFromAcceptLanguage } from '../core/i18n/language.js';
 import type { EventLog } from '../core/journal/event-log.js';
 import { parseObservationRequest } from '../core/observe/observation-request.js';
@@ -37,15 +38,15 @@ export async function handleSubscribe(request: Request, signal: AbortSignal, exe
   const language = languageFromAcceptLanguage(request.headers.get('accept-language'), deps.config.defaultLanguage);
   let leave: (() => void) | undefined;
   try {
-    const body = await readProtectedJson(request, deps.config, { limit: MAX_SUBSCRIBE_BODY_BYTES, tooLarge: 'subscribeTooLarge' });
-    const observed = parseObservationRequest(body, executionId);
+    const { caller, body } = await readProtectedJson(request, deps, { limit: MAX_SUBSCRIBE_BODY_BYTES, tooLarge: 'subscribeTooLarge' });
+    const observed = parseObservationRequest(body, executionId, caller);
     const position = requestedPosition(request.headers.get('last-event-id'), observed.afterSequence, executionId);
     // An observation is a live stream too: it holds a place until it ends (docs/protocol.md §1.4).
     leave = deps.liveStreams.enter();
     const store = storeOf(deps, request);
     startSweeper(deps);
     const reattach = await admitReattach(store, observed, position, deps.liveLogs.of(executionId)?.epoch);
-    const observeLogger = logger.child({ threadId: observed.threadId, runId: observed.runId, executionId, observer: true });
+    const observeLogger = logger.child({ threadId: observed.threadId, runId: observed.runId, executionId, observer: true, ...callerLogFields(caller) });
     const release = leave;
     if (reattach.kind === 'snapshot') {
       const { observation } = reattach;

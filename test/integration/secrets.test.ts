@@ -1,14 +1,19 @@
 /**
- * Secrets (LLM keys and headers, AccessKey secrets, STS tokens, bearer tokens) never reach the
- * thread store, the event journal or the logs (brief; docs/protocol.md §6.10, §6.15). The user's
- * message text is not stored either: the journal keeps what the run emitted, not what it was sent.
+ * Secrets (LLM keys and headers, AccessKey secrets, STS tokens, bearer tokens — the shared one and
+ * people's OIDC tokens, refused ones included) never reach the thread store, the event journal or
+ * the logs (brief; docs/protocol.md §1.2, §6.10, §6.15). The user's message text is not stored
+ * either: the journal keeps what the run emitted, not what it was sent.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../../lib/adapters/logger.js';
+import { OidcTokenVerifier } from '../../lib/adapters/oidc/index.js';
 import { runBody, uniqueId } from '../support/fixtures.js';
+import { interruptsOf, resolved } from '../support/interrupts.js';
+import { AUDIENCE, OTHER_AUDIENCE, startOidcProvider } from '../support/oidc-provider.js';
 import { type Stack, startStack } from '../support/stack.js';
 
 const SECRETS = {
@@ -97,6 +102,54 @@ describe('secrets', () => {
     } finally {
       await failing.close();
       await new Promise((resolve) => echo.close(resolve));
+    }
+  });
+
+  it('people’s OIDC tokens — accepted, expired-looking, refused — reach neither the state directory nor the logs', async () => {
+    const provider = await startOidcProvider();
+    const verifierLogs: string[] = [];
+    const tokens = new OidcTokenVerifier(
+      { issuer: provider.issuer, audiences: [AUDIENCE], clients: undefined, userClaim: 'sub', console: undefined },
+      { clock: Date.now, logger: createLogger((line) => verifierLogs.push(line)) },
+    );
+    const person = await startStack({ store: 'file', config: { authToken: SECRETS.authToken, detachGraceMs: 5_000 }, tokens });
+    try {
+      const alice = await provider.tokensFor('alice');
+      const refused = (await provider.tokensFor('alice', { resource: OTHER_AUDIENCE })).accessToken;
+      const tampered = `${alice.accessToken.slice(0, -4)}AAAA`;
+      const threadId = uniqueId('thread');
+      const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+      // Act: a turn that stops on a permission, its resume, a subscribe, a cancel, and refused tokens on each route.
+      const turn = await person.run(runBody({ threadId, text: 'permission' }), bearer(alice.accessToken));
+      const interruptId = interruptsOf(turn.sse)[0]?.id as string;
+      const resumed = await person.run(runBody({ threadId, resume: [resolved(interruptId, { decision: 'allow_once' })] }), bearer(alice.accessToken));
+      expect(resumed.sse.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED' });
+      for (const token of [refused, tampered, alice.idToken, alice.refreshToken ?? 'no-refresh-token']) {
+        expect((await person.post('/', runBody({ threadId }), bearer(token))).status).toBe(401);
+        expect((await person.post('/extensions/iac-code/v1/executions/x/cancel', { threadId, rosInvocationId: 'invocation-1' }, bearer(token))).status).toBe(401);
+      }
+      const stored = await allStateText(person.stateDir!);
+      expect(stored).toContain(threadId);
+      expect(stored).toContain('"type":"RUN_STARTED"');
+      // The person's user id is the thread's binding — the token that proved it is not.
+      expect(stored).toContain('"userId":"alice"');
+      const logs = [...person.logs, ...verifierLogs].join('\n');
+      expect(logs).toContain('"reason":"token_wrong_audience"');
+      for (const token of [alice.accessToken, alice.idToken, alice.refreshToken ?? '', refused, tampered]) {
+        if (!token) continue;
+        const signature = token.split('.')[2] ?? token;
+        for (const [where, text] of [
+          ['state', stored],
+          ['logs', logs],
+        ] as const) {
+          expect(text, `a token in ${where}`).not.toContain(token);
+          expect(text, `a token's signature in ${where}`).not.toContain(signature);
+        }
+      }
+      expect(logs).not.toMatch(/eyJ[A-Za-z0-9_-]{10,}\./);
+    } finally {
+      await person.close();
+      await provider.close();
     }
   });
 });

@@ -12,7 +12,7 @@ import { createLogger } from '../../lib/adapters/logger.js';
 import { listen, type RunningServer } from '../../lib/adapters/node-server/node-server.js';
 import { versions } from '../../lib/adapters/versions.js';
 import { type BuiltConsole, buildConsole } from '../../lib/console/build/build-console.js';
-import type { A2AKernel, ThreadStore } from '../../lib/core/ports.js';
+import type { A2AKernel, ThreadStore, TokenVerifier } from '../../lib/core/ports.js';
 import { secretFrom } from '../../lib/core/secret.js';
 import { type A2AEmulator, type A2AEmulatorOptions, startA2AEmulator } from '../../lib/emulators/a2a/server.js';
 import { type App, type AppConfig, createApp } from '../../lib/http/app.js';
@@ -35,7 +35,9 @@ export interface StackOptions {
   stateDir?: string;
   /** The store per request (e.g. the OSS provider, bound to each request's credentials); `store` stays the stack's own handle. */
   storeFor?: (request: Request) => ThreadStore;
-  /** Serve the web console at /console, as `npm start` does (authRequired follows the token). */
+  /** The identity provider's verifier (docs/protocol.md §1.2): bearer tokens other than the shared one are checked as people's JWTs. */
+  tokens?: TokenVerifier;
+  /** Serve the web console at /console, as `npm start` does (authRequired follows the token and the verifier). */
   console?: Omit<ConsoleSettings, 'authRequired'>;
   /**
    * false: the store keeps no event journal (a driver without one, or runs from before it): runs have
@@ -102,11 +104,14 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     backgroundStore: () => store,
     storeKind: store.kind,
     kernel,
+    ...(options.tokens ? { tokens: options.tokens } : {}),
     images: new SharpImageCodec(),
     logger,
     clock: Date.now,
     versions,
-    ...(options.console ? { console: createConsoleRoute(() => (consoleBuild ??= buildConsole()), { ...options.console, authRequired: Boolean(authToken) }) } : {}),
+    ...(options.console
+      ? { console: createConsoleRoute(() => (consoleBuild ??= buildConsole()), { ...options.console, authRequired: Boolean(authToken) || Boolean(options.tokens) }) }
+      : {}),
   });
   const server = await listen(app, logger, '127.0.0.1', 0, { bodyTimeoutMs: config.bodyTimeoutMs });
   const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>

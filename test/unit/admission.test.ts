@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { contextIdFor } from '../../lib/core/a2a/outbound.js';
+import { SERVICE } from '../../lib/core/caller.js';
 import { AdapterError } from '../../lib/core/errors.js';
 import { parseRunRequest, type RunRequest } from '../../lib/core/protocol/run-request.js';
 import type { ResumeEntry } from '../../lib/core/protocol/schemas.js';
@@ -40,7 +41,7 @@ function request(options: RequestOptions = {}): RunRequest {
     forwardedProps: { iacCode },
   };
   if (options.resume) body['resume'] = options.resume;
-  return parseRunRequest(body, { allowedRoots: [] });
+  return parseRunRequest(body, { allowedRoots: [], caller: SERVICE });
 }
 
 const resume = (options: RequestOptions = {}) => request({ ...options, resume: [{ interruptId: 'input-1', status: 'resolved', payload: { decision: 'allow_once' } }] });

@@ -5,6 +5,7 @@
  * nothing is never taken from memory: it is decided again on a fresh load.
  */
 import { describe, expect, it } from 'vitest';
+import { SERVICE } from '../../lib/core/caller.js';
 import { AdapterError } from '../../lib/core/errors.js';
 import type { StoredDocument } from '../../lib/core/ports.js';
 import { parseRunRequest } from '../../lib/core/protocol/run-request.js';
@@ -41,7 +42,7 @@ class RememberingStore extends MemoryThreadStore {
 }
 
 function admitted(threadId: string, leaseId: string, now = NOW): ThreadDocument {
-  const request = parseRunRequest(runBody({ threadId }), { allowedRoots: [] });
+  const request = parseRunRequest(runBody({ threadId }), { allowedRoots: [], caller: SERVICE });
   return admitRun(undefined, request, { now, leaseTtlMs: 30_000, newExecutionId: () => 'execution-1', leaseId }).document;
 }
 
@@ -94,7 +95,7 @@ describe('compareAndSwap on remembered state', () => {
     await store.save(threadId, busy, 0);
     await store.save(threadId, released(busy), 1);
     store.remembered = { document: busy, revision: 1 };
-    const request = parseRunRequest(runBody({ threadId }), { allowedRoots: [] });
+    const request = parseRunRequest(runBody({ threadId }), { allowedRoots: [], caller: SERVICE });
     const result = await admit(store, request, admission);
     expect(result.thread.leaseId).toBe('lease-new');
     expect(store.loads).toBe(1);
@@ -108,7 +109,7 @@ describe('compareAndSwap on remembered state', () => {
     await store.save(threadId, busy, 0);
     store.remembered = { document: busy, revision: 1 };
     store.saves = [];
-    const request = parseRunRequest(runBody({ threadId }), { allowedRoots: [] });
+    const request = parseRunRequest(runBody({ threadId }), { allowedRoots: [], caller: SERVICE });
     const refusal = await admit(store, request, admission).catch((error: unknown) => error);
     expect(refusal).toBeInstanceOf(AdapterError);
     expect((refusal as AdapterError).code).toBe('THREAD_BUSY');

@@ -6,6 +6,7 @@
  * the run's thread handle keeps its lease check across a retry.
  */
 import { describe, expect, it } from 'vitest';
+import { SERVICE } from '../../lib/core/caller.js';
 import { AdapterError } from '../../lib/core/errors.js';
 import { type StoredDocument, StoreError, type ThreadStore } from '../../lib/core/ports.js';
 import { parseRunRequest } from '../../lib/core/protocol/run-request.js';
@@ -23,7 +24,7 @@ const NOW = 1_700_000_000_000;
 
 /** A valid document of a thread whose run holds lease `leaseId`. */
 function admitted(threadId: string, leaseId = 'lease-1'): ThreadDocument {
-  const request = parseRunRequest(runBody({ threadId }), { allowedRoots: [] });
+  const request = parseRunRequest(runBody({ threadId }), { allowedRoots: [], caller: SERVICE });
   return admitRun(undefined, request, { now: NOW, leaseTtlMs: 30_000, newExecutionId: () => 'execution-1', leaseId }).document;
 }
 
@@ -171,7 +172,7 @@ describe('what the CAS outcomes become for its callers', () => {
     const inner = new MemoryThreadStore();
     const threadId = uniqueId('thread');
     await inner.save(threadId, admitted(threadId, 'lease-old'), 0);
-    const request = parseRunRequest(runBody({ threadId }), { allowedRoots: [] });
+    const request = parseRunRequest(runBody({ threadId }), { allowedRoots: [], caller: SERVICE });
 
     // The stored run's lease has long expired (NOW + 10 min), so each attempt would take the thread over.
     const error = await admit(new ContendedStore(inner), request, () => ({

@@ -122,7 +122,9 @@ describe('configuration (docs/protocol.md §9.1)', () => {
     );
     const oidc = { IAC_CODE_AGUI_OIDC_ISSUER: 'https://idaas.example.com/oidc', IAC_CODE_AGUI_OIDC_AUDIENCE: 'agui' };
     expect(loadConfig({ ...kernel, ...oidc }, { platform: 'function-compute' }).oidc?.issuer).toBe('https://idaas.example.com/oidc');
-    expect(() => loadConfig({ ...kernel, IAC_CODE_AGUI_ALLOW_ANONYMOUS: 'yes' }, { platform: 'function-compute' })).toThrow(/IAC_CODE_AGUI_AUTH_TOKEN \(or IAC_CODE_AGUI_OIDC_ISSUER\) is required/);
+    expect(() => loadConfig({ ...kernel, IAC_CODE_AGUI_ALLOW_ANONYMOUS: 'yes' }, { platform: 'function-compute' })).toThrow(
+      /IAC_CODE_AGUI_AUTH_TOKEN \(or IAC_CODE_AGUI_OIDC_ISSUER\) is required/,
+    );
     expect(loadConfig({ ...kernel, IAC_CODE_AGUI_ALLOW_ANONYMOUS: '1' }, { platform: 'function-compute' }).authToken).toBeUndefined();
     // Locally (npm start binds loopback) a token stays optional.
     expect(loadConfig(kernel, { platform: 'local' }).authToken).toBeUndefined();
@@ -164,7 +166,9 @@ describe('configuration (docs/protocol.md §9.1)', () => {
 
   it('refuses an identity provider it could not use safely, naming the variable', () => {
     const audience = { IAC_CODE_AGUI_OIDC_AUDIENCE: 'agui' };
-    expect(() => loadConfig({ IAC_CODE_AGUI_OIDC_ISSUER: 'http://idp.example.com', ...audience })).toThrow(/^IAC_CODE_AGUI_OIDC_ISSUER must use https \(plain http only on a loopback host\)/);
+    expect(() => loadConfig({ IAC_CODE_AGUI_OIDC_ISSUER: 'http://idp.example.com', ...audience })).toThrow(
+      /^IAC_CODE_AGUI_OIDC_ISSUER must use https \(plain http only on a loopback host\)/,
+    );
     expect(() => loadConfig({ IAC_CODE_AGUI_OIDC_ISSUER: 'idp.example.com', ...audience })).toThrow(/^IAC_CODE_AGUI_OIDC_ISSUER is not a URL/);
     expect(() => loadConfig({ IAC_CODE_AGUI_OIDC_ISSUER: 'https://idp.example.com?x=1', ...audience })).toThrow(/no query or fragment/);
     expect(() => loadConfig({ IAC_CODE_AGUI_OIDC_ISSUER: 'https://idp.example.com' })).toThrow(/^IAC_CODE_AGUI_OIDC_AUDIENCE is required with IAC_CODE_AGUI_OIDC_ISSUER/);
@@ -172,7 +176,9 @@ describe('configuration (docs/protocol.md §9.1)', () => {
     const oidc = { IAC_CODE_AGUI_OIDC_ISSUER: 'https://idp.example.com', ...audience };
     expect(() => loadConfig({ ...oidc, IAC_CODE_AGUI_OIDC_USER_CLAIM: 'a b' })).toThrow(/IAC_CODE_AGUI_OIDC_USER_CLAIM must name one claim/);
     expect(() => loadConfig({ ...oidc, IAC_CODE_AGUI_OIDC_CLIENTS: 'ros-bff', IAC_CODE_AGUI_OIDC_CONSOLE_CLIENT_ID: 'console' })).toThrow(/is not in IAC_CODE_AGUI_OIDC_CLIENTS/);
-    expect(() => loadConfig({ ...oidc, IAC_CODE_AGUI_OIDC_CONSOLE_SCOPE: 'openid' })).toThrow(/IAC_CODE_AGUI_OIDC_CONSOLE_SCOPE is set but IAC_CODE_AGUI_OIDC_CONSOLE_CLIENT_ID is not/);
+    expect(() => loadConfig({ ...oidc, IAC_CODE_AGUI_OIDC_CONSOLE_SCOPE: 'openid' })).toThrow(
+      /IAC_CODE_AGUI_OIDC_CONSOLE_SCOPE is set but IAC_CODE_AGUI_OIDC_CONSOLE_CLIENT_ID is not/,
+    );
     expect(() => loadConfig({ ...oidc, IAC_CODE_AGUI_OIDC_CONSOLE_CLIENT_ID: 'console', IAC_CODE_AGUI_OIDC_CONSOLE_SCOPE: 'profile' })).toThrow(/must include "openid"/);
   });
 });

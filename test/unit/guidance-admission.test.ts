@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { contextIdFor } from '../../lib/core/a2a/outbound.js';
+import { SERVICE } from '../../lib/core/caller.js';
 import { AdapterError } from '../../lib/core/errors.js';
 import { parseRunRequest, type RunRequest } from '../../lib/core/protocol/run-request.js';
 import type { Lease, PendingInterrupt, ThreadDocument } from '../../lib/core/thread/document.js';
@@ -42,7 +43,7 @@ function guidance(options: GuidanceOptions = {}): RunRequest {
     forwardedProps: { iacCode },
   };
   if (options.resume) body['resume'] = [{ interruptId: 'input-1', status: 'resolved', payload: { decision: 'allow_once' } }];
-  return parseRunRequest(body, { allowedRoots: [] });
+  return parseRunRequest(body, { allowedRoots: [], caller: SERVICE });
 }
 
 const ownerLease = (fromNow: number): Lease => ({ runId: 'run-owner', leaseId: 'lease-owner', expiresAt: NOW + fromNow });

@@ -4,6 +4,7 @@
  * identity mismatch is 404 or 409, in the peer's order.
  */
 import { describe, expect, it } from 'vitest';
+import { SERVICE } from '../../lib/core/caller.js';
 import { AdapterError } from '../../lib/core/errors.js';
 import { decideObservation, liveTaskOf } from '../../lib/core/observe/observable.js';
 import { parseObservationRequest } from '../../lib/core/observe/observation-request.js';
@@ -41,7 +42,7 @@ function codeOf(run: () => unknown): string {
 
 function request(overrides: { executionId?: string; runId?: string; rosInvocationId?: string } = {}) {
   const { executionId = 'exec-1', ...body } = overrides;
-  return parseObservationRequest({ threadId: 'thread-1', runId: 'run-1', rosInvocationId: 'ros-1', ...body }, executionId);
+  return parseObservationRequest({ threadId: 'thread-1', runId: 'run-1', rosInvocationId: 'ros-1', ...body }, executionId, SERVICE);
 }
 
 describe('a live task', () => {
@@ -79,7 +80,7 @@ describe('deciding an observation', () => {
   it('refuses a body with missing, empty or unknown fields, naming each, and keeps afterSequence for the position it may name', () => {
     const error = (() => {
       try {
-        parseObservationRequest({ threadId: '', afterSequence: 'anything', other: 1 }, 'exec-1');
+        parseObservationRequest({ threadId: '', afterSequence: 'anything', other: 1 }, 'exec-1', SERVICE);
       } catch (caught) {
         return caught as AdapterError;
       }
@@ -87,12 +88,13 @@ describe('deciding an observation', () => {
     })();
     expect(error.code).toBe('INVALID_INPUT');
     expect(error.details?.map((detail) => detail.path).sort()).toEqual(['other', 'rosInvocationId', 'runId', 'threadId']);
-    expect(parseObservationRequest({ threadId: 't', runId: 'r', rosInvocationId: 'i', afterSequence: 7 }, 'e')).toEqual({
+    expect(parseObservationRequest({ threadId: 't', runId: 'r', rosInvocationId: 'i', afterSequence: 7 }, 'e', SERVICE)).toEqual({
       executionId: 'e',
       afterSequence: 7,
       threadId: 't',
       runId: 'r',
       rosInvocationId: 'i',
+      caller: SERVICE,
     });
   });
 });

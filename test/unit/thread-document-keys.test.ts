@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { contextIdFor } from '../../lib/core/a2a/outbound.js';
+import { SERVICE } from '../../lib/core/caller.js';
 import { AdapterError } from '../../lib/core/errors.js';
 import { parseRunRequest, type RunRequest } from '../../lib/core/protocol/run-request.js';
 import { admitRun } from '../../lib/core/thread/admission.js';
@@ -28,7 +29,7 @@ function request(runId: string): RunRequest {
       context: [],
       forwardedProps: { iacCode: { schemaVersion: 1, rosInvocationId: 'ros-1', cwd: '/w' } },
     },
-    { allowedRoots: [] },
+    { allowedRoots: [], caller: SERVICE },
   );
 }
 

@@ -7,6 +7,7 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { SharpImageCodec } from '../../lib/adapters/image/sharp-codec.js';
 import { base64ToBytes, bytesToBase64, decodedLength } from '../../lib/core/base64.js';
+import { SERVICE } from '../../lib/core/caller.js';
 import { AdapterError } from '../../lib/core/errors.js';
 import type { ImageCodec } from '../../lib/core/ports.js';
 import { parseRunRequest } from '../../lib/core/protocol/run-request.js';
@@ -15,7 +16,7 @@ import { runBody } from '../support/fixtures.js';
 import { imagePart, photoLikePixels, photoLikePng } from '../support/images.js';
 
 const codec = new SharpImageCodec();
-const parse = (content: unknown) => parseRunRequest(runBody({ content }), { allowedRoots: [] });
+const parse = (content: unknown) => parseRunRequest(runBody({ content }), { allowedRoots: [], caller: SERVICE });
 
 /** The real codec, counting how often it was asked anything. */
 function counting(): { codec: ImageCodec; calls: () => number } {

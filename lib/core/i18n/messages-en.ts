@@ -76,6 +76,20 @@ export const en = {
   connectNotSupported: 'CONNECT is not supported: this server is not a proxy.',
   permissionRequired: 'Permission required',
   inputRequired: 'Input required',
+  tokenMalformed: 'The bearer token is neither the service token nor a well-formed JWT.',
+  tokenExpired: 'The bearer token has expired; renew it or sign in again.',
+  tokenNotYetValid: 'The bearer token is not valid yet (its nbf or iat is in the future); check the clocks of the identity provider and of this machine.',
+  tokenWrongIssuer: 'The bearer token was issued by another identity provider than the one this adapter trusts.',
+  tokenWrongAudience: 'The bearer token was issued for another audience than this adapter.',
+  tokenAlgorithmRefused: 'The bearer token is signed with a refused algorithm; only asymmetric signatures (RS*, PS*, ES*, EdDSA) are accepted.',
+  tokenKeyMissing: 'The bearer token does not name its signing key (no kid in its header).',
+  tokenKeyUnknown: 'The bearer token is signed with a key the identity provider does not publish.',
+  tokenSignatureInvalid: 'The bearer token signature does not match its content.',
+  tokenClientRefused: 'The bearer token was issued to a client this adapter does not accept.',
+  tokenUserClaimMissing: 'The bearer token does not carry a user id in the claim this adapter reads.',
+  tokenClaimsInvalid: 'The bearer token claims are invalid (for example, it has no expiry).',
+  identityProviderUnavailable: 'The identity provider cannot be reached to check the token. Retry later.',
+  userIdNotSignedIn: 'forwardedProps.iacCode.userId must be the signed-in user id, or be left out.',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -7,6 +7,7 @@ import { AdapterError } from '../errors.js';
 import { StoreError, type ThreadStore } from '../ports.js';
 import { readThread } from '../thread/compare-and-swap.js';
 import type { ThreadDocument } from '../thread/document.js';
+import { answeredAsMissing, foreignTo } from '../thread/ownership.js';
 import { isExecutionTerminal } from '../thread/run-transitions.js';
 import type { ObservationRequest } from './observation-request.js';
 
@@ -37,6 +38,9 @@ export function liveTaskOf(document: ThreadDocument): string | undefined {
  * never admitted on the thread → 409 OBSERVATION_IDENTITY_CHANGED.
  */
 export function decideObservation(document: ThreadDocument | undefined, request: ObservationRequest): Observation {
+  // Another person's thread is no thread (docs/protocol.md §6.3).
+  const foreign = foreignTo(document, request.caller);
+  if (foreign) throw answeredAsMissing(new AdapterError('EXECUTION_NOT_FOUND', 'executionNotObservable'), foreign);
   const taskId = document ? liveTaskOf(document) : undefined;
   if (!document || !taskId) throw new AdapterError('EXECUTION_NOT_FOUND', 'executionNotObservable');
   const { execution } = document;

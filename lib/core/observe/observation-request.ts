@@ -5,6 +5,7 @@
  * otherwise, as the peer's clients send it. Any other key is refused.
  */
 import * as z from 'zod/mini';
+import type { Caller } from '../caller.js';
 import { AdapterError } from '../errors.js';
 import { fieldIssues } from '../protocol/field-issues.js';
 import { identity, MAX_ID_LENGTH, MAX_ROS_INVOCATION_ID_LENGTH } from '../protocol/identity.js';
@@ -26,12 +27,14 @@ export interface ObservationRequest {
   rosInvocationId: string;
   /** As sent (lib/core/reattach/requested-position.ts reads it). */
   afterSequence: unknown;
+  /** Who asks (docs/protocol.md §1.2): a person may observe only their own threads. */
+  caller: Caller;
 }
 
 /** 400 INVALID_INPUT naming every failing field (docs/protocol.md §2.2). */
-export function parseObservationRequest(body: unknown, executionId: string): ObservationRequest {
+export function parseObservationRequest(body: unknown, executionId: string, caller: Caller): ObservationRequest {
   const parsed = observationBodySchema.safeParse(body);
   if (!parsed.success) throw new AdapterError('INVALID_INPUT', 'invalidSubscribeBody', fieldIssues(parsed.error));
   const { threadId, runId, rosInvocationId, afterSequence } = parsed.data;
-  return { executionId, threadId, runId, rosInvocationId, afterSequence };
+  return { executionId, threadId, runId, rosInvocationId, afterSequence, caller };
 }

@@ -4,12 +4,13 @@
  */
 
 import type { WirePart } from '../a2a/wire-types.js';
+import type { Caller } from '../caller.js';
 import { canonicalJson } from '../canonical-json.js';
 import { AdapterError, type FieldIssue } from '../errors.js';
 import { sha256Hex } from '../hash.js';
 import type { MessageKey } from '../i18n/catalogue.js';
 import { echoedBytes, MAX_GUIDANCE_TEXT_BYTES, tooLongMessage } from './echo-size.js';
-import { fieldIssues } from './field-issues.js';
+import { fieldIssues, formatPath } from './field-issues.js';
 import { normaliseIacCode } from './iac-code-aliases.js';
 import { isWellFormed, LONE_SURROGATE_MESSAGE } from './identity.js';
 import { envelopeSchema, type IacCodeProps, iacCodeSchema, type ResumeEntry } from './schemas.js';
@@ -32,10 +33,13 @@ export interface RunRequest {
   userMessage: { id: string; parts: WirePart[]; contentPath: string } | undefined;
   /** SHA-256 of the canonical body, iacCode spelled in camelCase: the run-id idempotency digest (docs/protocol.md §3.7). */
   digest: string;
+  /** Who sent it (docs/protocol.md §1.2): a person's `iacCode.userId` is their token's claim. */
+  caller: Caller;
 }
 
 export interface RunRequestOptions {
   allowedRoots: readonly string[];
+  caller: Caller;
 }
 
 export function parseRunRequest(body: unknown, options: RunRequestOptions): RunRequest {
@@ -68,7 +72,15 @@ export function parseRunRequest(body: unknown, options: RunRequestOptions): RunR
     else
       fail('invalidForwardedProps', [{ path: 'forwardedProps.iacCode.cwd', message: workspace.reason === 'notAbsolute' ? 'Must be an absolute path.' : 'Must not contain "..".' }]);
   }
+  // A person acts as themselves: a declared userId that is not theirs is a mistake to say, not to overrule (docs/protocol.md §3.5).
+  const { caller } = options;
+  if (iacCode.success && caller.kind === 'person' && iacCode.data.userId != null && iacCode.data.userId !== caller.userId) {
+    fail('userIdNotSignedIn', [
+      { path: formatPath(aliased.respell(['userId']), 'forwardedProps.iacCode'), message: 'Must be the signed-in user id (the token’s claim), or absent.' },
+    ]);
+  }
   if (key || !iacCode.success) throw new AdapterError('INVALID_INPUT', key ?? 'invalidForwardedProps', issues);
+  const props = caller.kind === 'person' ? { ...iacCode.data, userId: caller.userId } : iacCode.data;
 
   // A resume ignores messages (docs/protocol.md §3.2); a new run needs the latest user message.
   let userMessage: RunRequest['userMessage'];
@@ -83,20 +95,21 @@ export function parseRunRequest(body: unknown, options: RunRequestOptions): RunR
     if (!isWellFormed(message.id)) throw new AdapterError('INVALID_INPUT', 'invalidEnvelope', [{ path: `messages[${index}].id`, message: LONE_SURROGATE_MESSAGE }]);
     const contentPath = `messages[${index}].content`;
     userMessage = { id: message.id, parts: userContentToParts(message.content, contentPath), contentPath };
-    if (iacCode.data.activeGuidance) checkGuidanceText(userMessage.parts, contentPath);
+    if (props.activeGuidance) checkGuidanceText(userMessage.parts, contentPath);
   }
 
   return {
     threadId: input.threadId,
     runId: input.runId,
     parentRunId: input.parentRunId,
-    iacCode: iacCode.data,
+    iacCode: props,
     cwd,
     resume: input.resume,
     userMessage,
     // The digest hashes the body with iacCode as renamed, so either spelling is the same request
     // (docs/protocol.md §3.7); a camelCase body hashes exactly as before.
     digest: sha256Hex(canonicalJson({ ...body, forwardedProps: { ...(body as { forwardedProps: object }).forwardedProps, iacCode: aliased.value } })),
+    caller,
   };
 }
 

@@ -21,11 +21,19 @@ import { StoreError, type ThreadStore } from '../ports.js';
 import { readThread } from '../thread/compare-and-swap.js';
 import type { ThreadDocument } from '../thread/document.js';
 import { ownValue } from '../thread/keyed-record.js';
+import { answeredAsMissing, foreignTo } from '../thread/ownership.js';
 
 export type Reattach = { kind: 'journal'; document: ThreadDocument; batches: JournalBatch[]; position: Position | undefined } | { kind: 'snapshot'; observation: Observation };
 
 export async function admitReattach(store: ThreadStore, request: ObservationRequest, position: Position | undefined, localEpoch: number | undefined): Promise<Reattach> {
   const document = await read(store, request.threadId);
+  // Another person's thread is no thread (docs/protocol.md §6.3): the answers below for a missing one.
+  const foreign = foreignTo(document, request.caller);
+  if (foreign) {
+    const missing =
+      !store.journal && position !== undefined ? new AdapterError('EVENT_ID_EXPIRED', 'eventIdExpired') : new AdapterError('EXECUTION_NOT_FOUND', 'executionNotObservable');
+    throw answeredAsMissing(missing, foreign);
+  }
   // A store without a journal (docs/protocol.md §6.15): observations from the kernel only, and no id to resume from.
   if (!store.journal) {
     if (position !== undefined) throw new AdapterError('EVENT_ID_EXPIRED', 'eventIdExpired');

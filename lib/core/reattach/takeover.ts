@@ -7,6 +7,7 @@
  * interrupts committed before announced, its end, its lease renewed, the disconnect or detach rule
  * when its reader leaves) — its events placed in a new event log on this instance.
  */
+import { SERVICE } from '../caller.js';
 import { errorFields } from '../error-fields.js';
 import type { Language } from '../i18n/catalogue.js';
 import { canonicalOrder } from '../journal/canonical.js';
@@ -93,5 +94,7 @@ function requestOf(document: ThreadDocument, runId: string): RunRequest {
     resume: undefined,
     userMessage: undefined,
     digest: '',
+    // No admission stands on it: the reader that takes the run over was admitted to the thread already (admit-reattach.ts).
+    caller: SERVICE,
   };
 }

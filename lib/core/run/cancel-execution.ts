@@ -5,6 +5,7 @@
  * (docs/architecture.md §3) — so a live stream on another instance sees it (RUN_ERROR CANCELLED)
  * even if CancelTask cannot be delivered.
  */
+import type { Caller } from '../caller.js';
 import { errorFields } from '../error-fields.js';
 import { AdapterError } from '../errors.js';
 import { type A2AKernel, type Logger, StoreError, type ThreadStore } from '../ports.js';
@@ -12,12 +13,15 @@ import { type CasDecision, compareAndSwap } from '../thread/compare-and-swap.js'
 import type { ThreadDocument } from '../thread/document.js';
 import { cancelCurrentExecution } from '../thread/interrupt-transitions.js';
 import { ownValue } from '../thread/keyed-record.js';
+import { answeredAsMissing, foreignTo } from '../thread/ownership.js';
 import { isExecutionTerminal } from '../thread/run-transitions.js';
 
 export interface CancelRequest {
   executionId: string;
   threadId: string;
   rosInvocationId: string;
+  /** Who asks (docs/protocol.md §1.2): a person may cancel only their own threads' executions. */
+  caller: Caller;
 }
 
 export interface CancelOutcome {
@@ -38,6 +42,9 @@ function notFound(): AdapterError {
 const ALREADY_TERMINAL: CasDecision<CancelDecision> = { value: { status: 'already_terminal', taskId: undefined } };
 
 function decideCancel(document: ThreadDocument | undefined, request: CancelRequest): CasDecision<CancelDecision> {
+  // Another person's thread is no thread (docs/protocol.md §6.3).
+  const foreign = foreignTo(document, request.caller);
+  if (foreign) throw answeredAsMissing(notFound(), foreign);
   if (!document) throw notFound();
   const execution = document.execution;
   if (request.executionId !== execution.executionId) {

@@ -9,6 +9,7 @@ import { AdapterError } from '../errors.js';
 import type { RunRequest } from '../protocol/run-request.js';
 import { type Execution, newExecution, THREAD_SCHEMA_VERSION, type ThreadDocument } from './document.js';
 import { keyedRecord, newestEntries, ownValue, withEntry } from './keyed-record.js';
+import { answeredAsMissing, foreignTo } from './ownership.js';
 
 /**
  * Bounds that keep the document small (docs/protocol.md §1.4): run ids remembered for idempotency, and rotated
@@ -36,6 +37,14 @@ export function admitRun(stored: ThreadDocument | undefined, request: RunRequest
   const userId = request.iacCode.userId ?? null;
   const isResume = request.resume !== undefined;
   const lease = { runId: request.runId, leaseId: context.leaseId, expiresAt: context.now + context.leaseTtlMs };
+
+  // Another person's thread, before anything about it can show (docs/protocol.md §6.3): a resume is
+  // answered as for no thread; a new turn cannot open a thread under an id that is taken, and says
+  // only that — the answer a binding conflict gets, whatever the thread's state.
+  const foreign = foreignTo(stored, request.caller);
+  if (foreign) {
+    throw answeredAsMissing(isResume ? new AdapterError('EXECUTION_LOST', 'executionLostResume') : new AdapterError('THREAD_BINDING_CONFLICT', 'threadBindingConflict'), foreign);
+  }
 
   if (!stored) {
     if (isResume) throw new AdapterError('EXECUTION_LOST', 'executionLostResume');

@@ -12,6 +12,7 @@ import type { RunRequest } from '../protocol/run-request.js';
 import { MAX_RUN_DIGESTS } from './admission.js';
 import type { ThreadDocument } from './document.js';
 import { newestEntries, ownValue, withEntry } from './keyed-record.js';
+import { answeredAsMissing, foreignTo } from './ownership.js';
 import { isExecutionTerminal } from './run-transitions.js';
 
 /** Where the guidance goes: the live task of the thread's current execution. */
@@ -38,6 +39,9 @@ function currentTask(document: ThreadDocument): string | undefined {
 }
 
 export function decideGuidance(stored: ThreadDocument | undefined, request: RunRequest): GuidanceAdmission {
+  // Another person's thread is no thread (docs/protocol.md §6.3).
+  const foreign = foreignTo(stored, request.caller);
+  if (foreign) throw answeredAsMissing(new AdapterError('EXECUTION_LOST', 'executionLostResume'), foreign);
   if (!stored) throw new AdapterError('EXECUTION_LOST', 'executionLostResume');
   const previousDigest = ownValue(stored.runDigests, request.runId);
   if (previousDigest !== undefined) throw new AdapterError(previousDigest === request.digest ? 'DUPLICATE_RUN_ID' : 'RUN_ID_CONFLICT', 'runIdUsed');
