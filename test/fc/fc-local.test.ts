@@ -6,7 +6,8 @@
  * itself stays on the machine's Node. Covers a normal turn, a 6 MiB image downsampled by the
  * bundle's own sharp (loaded only then), the FC request id in the logs, no secret in the logs, the
  * smoke and ROS example scripts (an interrupt and its resume), FC's PreStop hook (GET /pre-stop
- * drains like SIGTERM, only for FC's own call), start-up failure without a kernel URL, and SIGTERM.
+ * drains like SIGTERM, only for FC's own call), start-up failure without a kernel URL, SIGTERM, and
+ * people's OIDC tokens checked by the bundle (jose inside it) with the console's sign-in advertised.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -23,7 +24,9 @@ import { LAYER_NODE, PACKAGED_NODE22, type RunningFunction, startFcLocal } from 
 import { type FcRuntime, localFcRuntime } from '../../scripts/fc/render-s-yaml.js';
 import { runBody, uniqueId } from '../support/fixtures.js';
 import { imagePart, photoLikePng } from '../support/images.js';
+import { AUDIENCE, CONSOLE_CLIENT, startOidcProvider } from '../support/oidc-provider.js';
 import { parseSse } from '../support/sse.js';
+import { until } from '../support/until.js';
 import { buildIntoTemp, FC_NODE, freePort, jsonLines } from './fc-support.js';
 
 const authToken = `auth-${randomBytes(12).toString('hex')}`;
@@ -231,7 +234,10 @@ describe('the bundle started as FC starts it', () => {
     expect(wrongMarker.status).toBe(404);
     expect(jsonLines(fn.lines).some((line) => line['message'] === 'pre-stop hook called')).toBe(false);
     // Inside FC an unmarked GET /pre-stop is logged with its header names, so a deployment shows what FC sends.
-    const warned = jsonLines(fn.lines).filter((line) => line['level'] === 'warn' && String(line['message']).includes('/pre-stop'));
+    // The lines come through the child's stdout pipe, which may deliver them after the answers.
+    const unmarked = () => jsonLines(fn.lines).filter((line) => line['level'] === 'warn' && String(line['message']).includes('/pre-stop'));
+    await until(() => unmarked().length >= 2, 5_000);
+    const warned = unmarked();
     expect(warned.map((line) => line['headerNames'])).toEqual([expect.arrayContaining(['host']), expect.arrayContaining(['x-fc-control-path'])]);
   });
 
@@ -286,5 +292,49 @@ describe('start-up without a kernel URL', () => {
     const lines = run.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);
     expect(JSON.parse(lines[0] as string)).toMatchObject({ level: 'error', message: expect.stringContaining('IAC_CODE_AGUI_A2A_URL is required') });
+  });
+});
+
+describe('the bundle with an identity provider (IAC_CODE_AGUI_OIDC_*)', () => {
+  it('checks people’s tokens with the bundled jose, keeps the shared token for services, and advertises the console’s sign-in', async () => {
+    const provider = await startOidcProvider();
+    const oidcState = join(scratchDir, 'oidc-state');
+    const withOidc = await startFunction(oidcState, {
+      IAC_CODE_AGUI_OIDC_ISSUER: provider.issuer,
+      IAC_CODE_AGUI_OIDC_AUDIENCE: AUDIENCE,
+      IAC_CODE_AGUI_OIDC_CONSOLE_CLIENT_ID: CONSOLE_CLIENT,
+      IAC_CODE_AGUI_CONSOLE: '1',
+    });
+    try {
+      const { accessToken } = await provider.tokensFor('alice');
+      const as = (token: string) => ({ 'content-type': 'application/json', accept: 'text/event-stream', authorization: `Bearer ${token}` });
+      const person = await fetch(`${withOidc.url}/`, { method: 'POST', headers: as(accessToken), body: JSON.stringify(runBody()) });
+      expect(person.status).toBe(200);
+      expect(parseSse(await person.text()).events.at(-1)).toMatchObject({ type: 'RUN_FINISHED' });
+      const service = await fetch(`${withOidc.url}/`, { method: 'POST', headers: as(authToken), body: JSON.stringify(runBody()) });
+      expect(service.status).toBe(200);
+      await service.body?.cancel();
+      const refused = await fetch(`${withOidc.url}/`, { method: 'POST', headers: as(`${accessToken.slice(0, -3)}AAA`), body: JSON.stringify(runBody()) });
+      expect(refused.status).toBe(401);
+      expect(refused.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token"/);
+      expect(((await refused.json()) as { error: { reason: string } }).error.reason).toBe('token_signature_invalid');
+
+      const config = await fetch(`${withOidc.url}/console/config.json`);
+      expect(await config.json()).toMatchObject({
+        authRequired: true,
+        signIn: {
+          issuer: provider.issuer,
+          clientId: CONSOLE_CLIENT,
+          scope: 'openid offline_access',
+          authorizationEndpoint: `${provider.issuer}/auth`,
+          tokenEndpoint: `${provider.issuer}/token`,
+        },
+      });
+      expect(config.headers.get('content-security-policy')).toContain(`connect-src 'self' ${provider.issuer}`);
+      expect(withOidc.lines.join('\n')).not.toContain(accessToken);
+    } finally {
+      await withOidc.stop('SIGKILL');
+      await provider.close();
+    }
   });
 });
