@@ -40,6 +40,8 @@ export interface SignInEndpoints {
   token_endpoint?: string;
   revocation_endpoint?: string;
   end_session_endpoint?: string;
+  id_token_signing_alg_values_supported?: string[];
+  authorization_response_iss_parameter_supported?: boolean;
 }
 
 export interface ConsoleSignIn {
@@ -53,7 +55,17 @@ export interface ConsoleSignIn {
 
 /** What /console/config.json says of the sign-in; `unavailable` when the provider's discovery document cannot be read now. */
 export type SignInConfig =
-  | { issuer: string; clientId: string; scope: string; authorizationEndpoint: string; tokenEndpoint: string; revocationEndpoint?: string; endSessionEndpoint?: string }
+  | {
+      issuer: string;
+      clientId: string;
+      scope: string;
+      authorizationEndpoint: string;
+      tokenEndpoint: string;
+      revocationEndpoint?: string;
+      endSessionEndpoint?: string;
+      idTokenSigningAlgs?: string[];
+      issParameterSupported?: boolean;
+    }
   | { issuer: string; clientId: string; scope: string; unavailable: true };
 
 /** Answers a GET under /console, or undefined for a path it does not serve (the app answers 404). */
@@ -99,6 +111,8 @@ async function signInOf(signIn: ConsoleSignIn): Promise<{ config: SignInConfig; 
     token_endpoint: tokenEndpoint,
     revocation_endpoint: revocationEndpoint,
     end_session_endpoint: endSessionEndpoint,
+    id_token_signing_alg_values_supported: idTokenSigningAlgs,
+    authorization_response_iss_parameter_supported: issParameterSupported,
   } = endpoints;
   if (!authorizationEndpoint || !tokenEndpoint) return { config: { issuer, clientId, scope, unavailable: true }, origins: [] };
   const origins = [...new Set([tokenEndpoint, revocationEndpoint].filter((url): url is string => url !== undefined).map((url) => new URL(url).origin))];
@@ -111,6 +125,8 @@ async function signInOf(signIn: ConsoleSignIn): Promise<{ config: SignInConfig; 
       tokenEndpoint,
       ...(revocationEndpoint ? { revocationEndpoint } : {}),
       ...(endSessionEndpoint ? { endSessionEndpoint } : {}),
+      ...(idTokenSigningAlgs ? { idTokenSigningAlgs } : {}),
+      ...(issParameterSupported ? { issParameterSupported } : {}),
     },
     origins,
   };

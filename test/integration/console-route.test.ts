@@ -5,7 +5,7 @@
  * token is required; GET only.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONSOLE_CSP } from '../../lib/http/console-route.js';
+import { CONSOLE_CSP, type ConsoleAssets, consoleCsp, createConsoleRoute } from '../../lib/http/console-route.js';
 import { type Stack, startStack } from '../support/stack.js';
 
 const TOKEN = 'console-route-token-5e1f';
@@ -99,5 +99,57 @@ describe('GET /console', () => {
       expect(response.status).toBe(404);
       expect(await response.json()).toMatchObject({ error: { code: 'NOT_FOUND' } });
     }
+  });
+
+  it('with a sign-in, tells the page the provider’s endpoints and lets it reach their origins only; an unreachable provider is said, and asked again', async () => {
+    const assets: ConsoleAssets = { html: '<!doctype html>', assets: new Map() };
+    let reachable = false;
+    let asked = 0;
+    const route = createConsoleRoute(async () => assets, {
+      authRequired: true,
+      signIn: {
+        issuer: 'https://idaas.example.com/oidc',
+        clientId: 'app_console',
+        scope: 'openid offline_access',
+        endpoints: async () => {
+          asked += 1;
+          if (!reachable) throw new Error('connect ECONNREFUSED');
+          return {
+            authorization_endpoint: 'https://idaas.example.com/oidc/authorize',
+            token_endpoint: 'https://api.idaas.example.com/oidc/token',
+            revocation_endpoint: 'https://api.idaas.example.com/oidc/revoke',
+            end_session_endpoint: 'https://idaas.example.com/oidc/logout',
+            id_token_signing_alg_values_supported: ['RS256'],
+          };
+        },
+      },
+    });
+    const down = await route('/console/config.json');
+    expect(await down?.json()).toEqual({
+      schemaVersion: 1,
+      authRequired: true,
+      signIn: { issuer: 'https://idaas.example.com/oidc', clientId: 'app_console', scope: 'openid offline_access', unavailable: true },
+    });
+    expect(down?.headers.get('content-security-policy')).toBe(CONSOLE_CSP);
+
+    reachable = true;
+    const up = await route('/console/config.json');
+    expect(((await up?.json()) as { signIn: unknown }).signIn).toEqual({
+      issuer: 'https://idaas.example.com/oidc',
+      clientId: 'app_console',
+      scope: 'openid offline_access',
+      authorizationEndpoint: 'https://idaas.example.com/oidc/authorize',
+      tokenEndpoint: 'https://api.idaas.example.com/oidc/token',
+      revocationEndpoint: 'https://api.idaas.example.com/oidc/revoke',
+      endSessionEndpoint: 'https://idaas.example.com/oidc/logout',
+      idTokenSigningAlgs: ['RS256'],
+    });
+    // The page talks to the token endpoint's origin; it only navigates to the others.
+    const page = await route('/console');
+    expect(page?.headers.get('content-security-policy')).toBe(consoleCsp(['https://api.idaas.example.com']));
+    expect(page?.headers.get('content-security-policy')).toContain("connect-src 'self' https://api.idaas.example.com;");
+    // Read once it answered.
+    await route('/console/config.json');
+    expect(asked).toBe(2);
   });
 });

@@ -59,6 +59,8 @@ export interface TestProvider {
   sign(claims: JWTPayload, options?: { key?: SigningKey; header?: Record<string, unknown> }): Promise<string>;
   /** A new signing key on the same issuer; the previous one stays published after it. */
   rotate(): Promise<SigningKey>;
+  /** The console's redirect URIs, once its adapter listens (the provider is made anew: sessions are lost). */
+  setConsoleRedirects(urls: string[]): void;
   /** While true, every request is answered 503. */
   down: boolean;
   close(): Promise<void>;
@@ -86,8 +88,9 @@ export async function startOidcProvider(options: ProviderOptions = {}): Promise<
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const settings = { ...options };
   const build = () => {
-    const provider = newProvider(issuer, keys, options);
+    const provider = newProvider(issuer, keys, settings);
     handler = provider.callback();
   };
   build();
@@ -106,6 +109,10 @@ export async function startOidcProvider(options: ProviderOptions = {}): Promise<
     async sign(claims, signing = {}) {
       const key = signing.key ?? (keys[0] as SigningKey);
       return new SignJWT(claims).setProtectedHeader({ alg: key.alg, kid: key.kid, typ: 'at+jwt', ...signing.header }).sign(key.privateKey);
+    },
+    setConsoleRedirects(urls) {
+      settings.consoleRedirects = urls;
+      build();
     },
     async rotate() {
       const key = await newSigningKey(options.alg);

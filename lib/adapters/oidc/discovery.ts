@@ -17,6 +17,10 @@ export interface ProviderMetadata {
   token_endpoint?: string;
   revocation_endpoint?: string;
   end_session_endpoint?: string;
+  /** For the console's check of its ID tokens (oauth4webapi compares the header's alg with it). */
+  id_token_signing_alg_values_supported?: string[];
+  /** RFC 9207: the authorization response names the issuer; the console then requires it. */
+  authorization_response_iss_parameter_supported?: boolean;
 }
 
 /** How long one request to the provider may take. */
@@ -79,5 +83,8 @@ export async function discover(issuer: string, fetchImpl: Fetch): Promise<Provid
     if (!isTrustedEndpoint(value)) throw new IdentityProviderUnavailableError(`${url} names a ${name} that is not https`);
     metadata[name] = value;
   }
+  const algs = fields['id_token_signing_alg_values_supported'];
+  if (Array.isArray(algs) && algs.every((alg) => typeof alg === 'string')) metadata.id_token_signing_alg_values_supported = algs;
+  if (fields['authorization_response_iss_parameter_supported'] === true) metadata.authorization_response_iss_parameter_supported = true;
   return metadata;
 }

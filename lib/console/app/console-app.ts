@@ -11,9 +11,9 @@
  * reattaches to the run that was streaming (run/conversation.ts, docs/protocol.md §6.14).
  */
 import type { Composer, Outgoing } from './composer/composer.js';
+import type { Access } from './connection/access.js';
 import type { ConsoleConfig, Example } from './connection/console-config.js';
 import type { Failure } from './connection/failures.js';
-import { readToken } from './connection/session-token.js';
 import { el } from './dom.js';
 import { Conversation } from './run/conversation.js';
 import { findThread, forgetThread, listThreads, rememberThread } from './threads/recent-threads.js';
@@ -26,12 +26,14 @@ import { RunStatus } from './ui/run-status.js';
 import { SettingsDrawer } from './ui/settings-drawer.js';
 import { ThreadForm } from './ui/thread-form.js';
 import { ThreadList, titleOf } from './ui/thread-list.js';
-import type { TokenDialog } from './ui/token-dialog.js';
 
 export interface AppParts {
   config: ConsoleConfig;
   composer: Composer;
-  tokenDialog: TokenDialog;
+  /** The token dialog, or the sign-in with the identity provider (connection/access.ts). */
+  access: Access;
+  /** Who is signed in, with a sign-out button: in the top bar, when the page signs people in. */
+  account?: HTMLElement;
 }
 
 const RUN_GOING_ON = 'A run is going on: your message stays here until it ends. Press Esc (or Stop) to stop the run.';
@@ -52,7 +54,7 @@ export class ConsoleApp {
   private readonly newThreadButton: HTMLButtonElement;
   private readonly intro: HTMLElement;
   private readonly examples: HTMLElement | null;
-  /** The page may talk to the adapter (a token is known when one is needed). */
+  /** The page may talk to the adapter (a token is known, or a person signed in, when one is needed). */
   private ready = false;
   /** What the token was refused for, sent again once the person has connected. */
   private retry: (() => void) | undefined;
@@ -93,7 +95,7 @@ export class ConsoleApp {
     this.root = el(
       'div',
       { class: 'console' },
-      el('header', { class: 'topbar' }, threadsToggle, el('h1', { text: 'iac-code console' }), this.status),
+      el('header', { class: 'topbar' }, threadsToggle, el('h1', { text: 'iac-code console' }), this.status, parts.account),
       el(
         'div',
         { class: 'layout' },
@@ -112,7 +114,7 @@ export class ConsoleApp {
         ),
         this.settings.root,
       ),
-      parts.tokenDialog.root,
+      parts.access.dialog,
     );
     // On a phone the threads are a drawer: a tap beside it closes it.
     this.root.addEventListener('click', (event) => {
@@ -140,7 +142,7 @@ export class ConsoleApp {
 
   connected(): void {
     this.ready = true;
-    this.say(readToken() ? 'Connected with a token (kept in this tab only).' : 'Connected.');
+    this.say(this.parts.access.connectedText());
     this.parts.composer.focus();
     this.conversation.watch();
     const retry = this.retry;
@@ -148,15 +150,14 @@ export class ConsoleApp {
     retry?.();
   }
 
-  private unauthorized(failure: Failure, retry?: () => void): void {
+  private unauthorized(failure: Failure, retry?: () => void, draft?: string): void {
     this.retry = retry;
-    const resend = retry ? ' What you sent is sent again as soon as you connect.' : '';
-    this.parts.tokenDialog.open(`The adapter refused the token (${failure.code}). Enter it again.${resend}`);
+    this.parts.access.refused(failure, retry ? { draft } : undefined);
   }
 
   /** Esc stops a streaming run — unless something on the page (a dialog, a drawer, a rename) took it. */
   private escape(event: KeyboardEvent): void {
-    if (event.key !== 'Escape' || event.defaultPrevented || this.parts.tokenDialog.root.open) return;
+    if (event.key !== 'Escape' || event.defaultPrevented || this.parts.access.dialog.open) return;
     if (this.root.dataset['threads'] === 'open') {
       this.showThreads(false);
       return;
@@ -241,7 +242,7 @@ export class ConsoleApp {
     if (this.conversation?.busy) return;
     this.conversation = new Conversation(settings, {
       changed: () => this.refresh(),
-      unauthorized: (failure, retry) => this.unauthorized(failure, retry),
+      unauthorized: (failure, retry, draft) => this.unauthorized(failure, retry, draft),
       say: (message) => this.say(message),
       activity: (event) => this.runStatus.observe(event),
     });

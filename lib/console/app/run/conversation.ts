@@ -38,7 +38,8 @@ export interface ConversationHooks {
    * The adapter answered 401: ask for the token again. `retry`, when given, sends again what the
    * token was refused for (a message, an answer): it was taken back from the transcript.
    */
-  unauthorized(failure: Failure, retry?: () => void): void;
+  /** `draft`: the text of what was refused, when it was a message. */
+  unauthorized(failure: Failure, retry?: () => void, draft?: string): void;
   /** A message for the page's status line. */
   say(message: string): void;
   /** An event of the live run arrived (the run status says what the run is doing). */
@@ -347,7 +348,7 @@ export class Conversation {
     this.shown.takeBack(live, attempt);
     if (attempt.logged.kind === 'answer') this.interrupts.setBusy(false);
     this.hooks.changed();
-    this.hooks.unauthorized(failure, attempt.retry);
+    this.hooks.unauthorized(failure, attempt.retry, attempt.logged.kind === 'user' ? attempt.logged.text : undefined);
   }
 
   /** Reattaches to a run this page did not start streaming: after a reload, to check what still waits, or opened from another tab. */
