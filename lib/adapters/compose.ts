@@ -35,7 +35,10 @@ export function identityProviderOf(config: Config, logger: Logger): IdentityProv
 export function consoleSettingsOf(config: Config, identity: IdentityProvider | undefined): ConsoleSettings {
   const signIn = config.oidc?.console;
   if (!signIn || !identity || !config.oidc) return { authRequired: Boolean(config.authToken) || Boolean(config.oidc) };
-  return { authRequired: true, signIn: { issuer: config.oidc.issuer, clientId: signIn.clientId, scope: signIn.scope, endpoints: () => identity.metadata() } };
+  return {
+    authRequired: true,
+    signIn: { issuer: config.oidc.issuer, clientId: signIn.clientId, scope: signIn.scope, audiences: config.oidc.audiences, endpoints: () => identity.metadata() },
+  };
 }
 
 export function composeApp(config: EntryConfig, logger: Logger, extras: AppExtras = {}): App {

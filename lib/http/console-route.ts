@@ -49,6 +49,8 @@ export interface ConsoleSignIn {
   /** The console's own public client at the provider. */
   clientId: string;
   scope: string;
+  /** IAC_CODE_AGUI_OIDC_AUDIENCE: the page sends whichever of its tokens names one (the access token, or the ID token). */
+  audiences: readonly string[];
   /** Read by the adapter (lib/adapters/oidc/discovery.ts), so the page needs no access to the discovery document, and its CSP names the origins it talks to. */
   endpoints: () => Promise<SignInEndpoints>;
 }
@@ -59,6 +61,7 @@ export type SignInConfig =
       issuer: string;
       clientId: string;
       scope: string;
+      audiences: readonly string[];
       authorizationEndpoint: string;
       tokenEndpoint: string;
       revocationEndpoint?: string;
@@ -66,7 +69,7 @@ export type SignInConfig =
       idTokenSigningAlgs?: string[];
       issParameterSupported?: boolean;
     }
-  | { issuer: string; clientId: string; scope: string; unavailable: true };
+  | { issuer: string; clientId: string; scope: string; audiences: readonly string[]; unavailable: true };
 
 /** Answers a GET under /console, or undefined for a path it does not serve (the app answers 404). */
 export type ConsoleRoute = (pathname: string) => Promise<Response | undefined>;
@@ -99,12 +102,12 @@ function commonHeaders(csp: string): Record<string, string> {
 
 /** The sign-in as the page reads it, and the origins its CSP must let it reach. */
 async function signInOf(signIn: ConsoleSignIn): Promise<{ config: SignInConfig; origins: string[] }> {
-  const { issuer, clientId, scope } = signIn;
+  const { issuer, clientId, scope, audiences } = signIn;
   let endpoints: SignInEndpoints;
   try {
     endpoints = await signIn.endpoints();
   } catch {
-    return { config: { issuer, clientId, scope, unavailable: true }, origins: [] };
+    return { config: { issuer, clientId, scope, audiences, unavailable: true }, origins: [] };
   }
   const {
     authorization_endpoint: authorizationEndpoint,
@@ -114,13 +117,14 @@ async function signInOf(signIn: ConsoleSignIn): Promise<{ config: SignInConfig; 
     id_token_signing_alg_values_supported: idTokenSigningAlgs,
     authorization_response_iss_parameter_supported: issParameterSupported,
   } = endpoints;
-  if (!authorizationEndpoint || !tokenEndpoint) return { config: { issuer, clientId, scope, unavailable: true }, origins: [] };
+  if (!authorizationEndpoint || !tokenEndpoint) return { config: { issuer, clientId, scope, audiences, unavailable: true }, origins: [] };
   const origins = [...new Set([tokenEndpoint, revocationEndpoint].filter((url): url is string => url !== undefined).map((url) => new URL(url).origin))];
   return {
     config: {
       issuer,
       clientId,
       scope,
+      audiences,
       authorizationEndpoint,
       tokenEndpoint,
       ...(revocationEndpoint ? { revocationEndpoint } : {}),

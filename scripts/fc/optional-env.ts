@@ -21,6 +21,16 @@ export const OPTIONAL_FUNCTION_ENV = [
   'IAC_CODE_AGUI_DETACH_GRACE_MS',
   'IAC_CODE_AGUI_SHUTDOWN_DRAIN_MS',
   'IAC_CODE_AGUI_SHUTDOWN_CLEANUP_MS',
+  // People signed in with an identity provider (docs/protocol.md §1.2, docs/deploy.md step 10);
+  // the shared token stays required for services (ROS, a BFF).
+  'IAC_CODE_AGUI_OIDC_ISSUER',
+  'IAC_CODE_AGUI_OIDC_AUDIENCE',
+  'IAC_CODE_AGUI_OIDC_CLIENTS',
+  'IAC_CODE_AGUI_OIDC_USER_CLAIM',
+  'IAC_CODE_AGUI_OIDC_CONSOLE_CLIENT_ID',
+  'IAC_CODE_AGUI_OIDC_CONSOLE_SCOPE',
+  // The web console (off in FC unless set): with the console client above it signs people in.
+  'IAC_CODE_AGUI_CONSOLE',
 ] as const;
 
 /** The description `npm run deploy` writes when the shell sets an optional variable (git-ignored). */

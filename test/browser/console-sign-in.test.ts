@@ -31,7 +31,7 @@ beforeAll(async () => {
   stack = await startStack({
     store: 'file',
     tokens: verifier,
-    console: { signIn: { issuer: provider.issuer, clientId: CONSOLE_CLIENT, scope: 'openid offline_access', endpoints: () => verifier.metadata() } },
+    console: { signIn: { issuer: provider.issuer, clientId: CONSOLE_CLIENT, scope: 'openid offline_access', audiences: [AUDIENCE], endpoints: () => verifier.metadata() } },
   });
   provider.setConsoleRedirects([`${stack.url}/console`]);
   browser = await launchBrowser();
@@ -42,6 +42,14 @@ afterAll(async () => {
   await stack?.close();
   await provider?.close();
 });
+
+/** The provider's own sign-in page, then its consent page. */
+async function atProvider(page: Page, login: string): Promise<void> {
+  await page.locator('input[name="login"]').fill(login);
+  await page.locator('input[name="password"]').fill('any password');
+  await page.getByRole('button', { name: 'Sign-in' }).click();
+  await page.getByRole('button', { name: 'Continue' }).click();
+}
 
 async function tokenIn(page: Page): Promise<string | null> {
   return page.evaluate(() => sessionStorage.getItem('iac-code-console.token'));
@@ -64,10 +72,7 @@ describe('signing in to the web console', { timeout: 90_000 }, () => {
     await page.getByRole('button', { name: `Sign in with ${host}` }).click();
     await page.waitForURL((url) => url.origin === provider.issuer);
     expect(new URL(page.url()).pathname).toMatch(/^\/interaction\//);
-    await page.locator('input[name="login"]').fill('alice');
-    await page.locator('input[name="password"]').fill('any password');
-    await page.getByRole('button', { name: 'Sign-in' }).click();
-    await page.getByRole('button', { name: 'Continue' }).click();
+    await atProvider(page, 'alice');
 
     await page.waitForURL(`${stack.url}/console`);
     await page.locator('.account', { hasText: 'Signed in as alice' }).waitFor();
@@ -76,6 +81,9 @@ describe('signing in to the web console', { timeout: 90_000 }, () => {
     const stored = await page.evaluate(() => ({ session: sessionStorage.getItem('iac-code-console.sign-in') ?? '{}', local: JSON.stringify({ ...localStorage }) }));
     expect(JSON.parse(stored.session)).toMatchObject({ name: 'alice', refreshToken: expect.any(String), accessToken: expect.stringMatching(/^eyJ/) });
     expect(stored.local).not.toMatch(/eyJ[A-Za-z0-9_-]{10,}\./);
+    // The access token names the adapter's audience (a resource indicator): it is the one sent.
+    const sent = JSON.parse(Buffer.from(((await tokenIn(page)) ?? '').split('.')[1] ?? '', 'base64url').toString('utf8')) as { aud: unknown };
+    expect(sent.aud).toBe(AUDIENCE);
     await browser.screenshot('signed-in');
   });
 
@@ -139,5 +147,36 @@ describe('signing in to the web console', { timeout: 90_000 }, () => {
     expect(provider.requests.get('/favicon.ico')).toBeGreaterThanOrEqual(browser.problems.filter((line) => /status of 404/.test(line)).length);
     expect(browser.problems.filter((line) => /status of 401/.test(line))).toHaveLength(1);
     expect(stack.logs.join('\n')).not.toMatch(/eyJ[A-Za-z0-9_-]{10,}\./);
+  });
+});
+
+describe('signing in where the adapter takes ID tokens (a provider whose access tokens are for its own APIs, as IDaaS’s are)', { timeout: 90_000 }, () => {
+  it('sends the ID token — the one naming the adapter’s audience, the console’s client — and runs as its person', async () => {
+    const verifier = new OidcTokenVerifier(
+      { issuer: provider.issuer, audiences: [CONSOLE_CLIENT], clients: undefined, userClaim: 'sub', console: { clientId: CONSOLE_CLIENT, scope: 'openid offline_access' } },
+      { clock: Date.now, logger: createLogger(() => undefined) },
+    );
+    const idTokens = await startStack({
+      store: 'file',
+      tokens: verifier,
+      console: { signIn: { issuer: provider.issuer, clientId: CONSOLE_CLIENT, scope: 'openid offline_access', audiences: [CONSOLE_CLIENT], endpoints: () => verifier.metadata() } },
+    });
+    provider.setConsoleRedirects([`${idTokens.url}/console`]);
+    const second = await launchBrowser();
+    try {
+      const { page } = second;
+      await page.goto(`${idTokens.url}/console`);
+      await page.getByRole('button', { name: /^Sign in with / }).click();
+      await atProvider(page, 'bob');
+      await page.locator('.account', { hasText: 'Signed in as bob' }).waitFor();
+      const sent = JSON.parse(Buffer.from(((await tokenIn(page)) ?? '').split('.')[1] ?? '', 'base64url').toString('utf8')) as { aud: unknown; sub: unknown };
+      expect(sent).toMatchObject({ aud: CONSOLE_CLIENT, sub: 'bob' });
+      await sendMessage(page, 'hello as bob');
+      expect(await runEnd(page)).toBe('finished');
+      expect(((await idTokens.store.load(await threadIdOf(page)))?.document as { userId: string }).userId).toBe('bob');
+    } finally {
+      await second.close();
+      await idTokens.close();
+    }
   });
 });

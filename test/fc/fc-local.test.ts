@@ -326,6 +326,7 @@ describe('the bundle with an identity provider (IAC_CODE_AGUI_OIDC_*)', () => {
           issuer: provider.issuer,
           clientId: CONSOLE_CLIENT,
           scope: 'openid offline_access',
+          audiences: [AUDIENCE],
           authorizationEndpoint: `${provider.issuer}/auth`,
           tokenEndpoint: `${provider.issuer}/token`,
         },

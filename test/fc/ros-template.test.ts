@@ -246,7 +246,20 @@ describe('ROS template docs/ros/iac-code-agui.ros.yaml', () => {
       Object.keys(env)
         .filter((name) => (env[name] as Node)['Fn::If'] !== undefined)
         .sort(),
-    ).toEqual(['IAC_CODE_AGUI_A2A_ALLOW_INSECURE', 'IAC_CODE_AGUI_A2A_TOKEN', 'IAC_CODE_AGUI_ALLOWED_CWDS', 'IAC_CODE_AGUI_CORS_ORIGINS'].sort());
+    ).toEqual(
+      [
+        'IAC_CODE_AGUI_A2A_ALLOW_INSECURE',
+        'IAC_CODE_AGUI_A2A_TOKEN',
+        'IAC_CODE_AGUI_ALLOWED_CWDS',
+        'IAC_CODE_AGUI_CORS_ORIGINS',
+        'IAC_CODE_AGUI_OIDC_ISSUER',
+        'IAC_CODE_AGUI_OIDC_AUDIENCE',
+        'IAC_CODE_AGUI_OIDC_CLIENTS',
+        'IAC_CODE_AGUI_OIDC_USER_CLAIM',
+      ].sort(),
+    );
+    // People may sign in, but the stack's own ROS calls keep the shared token: AuthToken stays required.
+    expect(env['IAC_CODE_AGUI_AUTH_TOKEN']).toEqual({ Ref: 'AuthToken' });
   });
 
   it('documents that its trigger URL is for testing and how to publish a custom domain', () => {

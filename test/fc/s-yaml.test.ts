@@ -158,6 +158,21 @@ describe('s.yaml rendered by Serverless Devs', () => {
     expect((withDomain['resources'] as Record<string, { props: Record<string, unknown> }>)['domain']?.props['domainName']).toBe('agui.example.test');
   }, 120_000);
 
+  it('passes the identity provider and the console to the function only when the shell sets them, by name (an IDaaS issuer, docs/deploy.md step 10)', async () => {
+    const oidc = {
+      IAC_CODE_AGUI_OIDC_ISSUER: 'https://eiam-api-cn-hangzhou.aliyuncs.com/v2/idaas_xyz/app_abc/oidc',
+      IAC_CODE_AGUI_OIDC_AUDIENCE: 'app_abc',
+      IAC_CODE_AGUI_OIDC_CONSOLE_CLIENT_ID: 'app_abc',
+      IAC_CODE_AGUI_CONSOLE: '1',
+    };
+    const env = { ...DEPLOY_ENV, ...oidc, IAC_CODE_AGUI_OIDC_CLIENTS: '' };
+    expect(deployDescription(env, undefined)).not.toContain('eiam-api');
+    const deployed = fc3Props(await renderDeployed(env));
+    expect(deployed.environmentVariables).toEqual({ ...resource.props.environmentVariables, ...oidc });
+    // The shared token is still there for services.
+    expect(deployed.environmentVariables['IAC_CODE_AGUI_AUTH_TOKEN']).toBe(DEPLOY_ENV.IAC_CODE_AGUI_AUTH_TOKEN);
+  }, 120_000);
+
   it('deploys with the shell’s environment minus its empty variables, so no default renders empty', () => {
     expect(deployEnv({ A: 'x', IAC_CODE_AGUI_LOG_LEVEL: '', IAC_CODE_AGUI_OSS_INTERNAL: undefined })).toEqual({ A: 'x' });
   });

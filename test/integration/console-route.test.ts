@@ -111,6 +111,7 @@ describe('GET /console', () => {
         issuer: 'https://idaas.example.com/oidc',
         clientId: 'app_console',
         scope: 'openid offline_access',
+        audiences: ['app_console'],
         endpoints: async () => {
           asked += 1;
           if (!reachable) throw new Error('connect ECONNREFUSED');
@@ -128,7 +129,7 @@ describe('GET /console', () => {
     expect(await down?.json()).toEqual({
       schemaVersion: 1,
       authRequired: true,
-      signIn: { issuer: 'https://idaas.example.com/oidc', clientId: 'app_console', scope: 'openid offline_access', unavailable: true },
+      signIn: { issuer: 'https://idaas.example.com/oidc', clientId: 'app_console', scope: 'openid offline_access', audiences: ['app_console'], unavailable: true },
     });
     expect(down?.headers.get('content-security-policy')).toBe(CONSOLE_CSP);
 
@@ -138,6 +139,7 @@ describe('GET /console', () => {
       issuer: 'https://idaas.example.com/oidc',
       clientId: 'app_console',
       scope: 'openid offline_access',
+      audiences: ['app_console'],
       authorizationEndpoint: 'https://idaas.example.com/oidc/authorize',
       tokenEndpoint: 'https://api.idaas.example.com/oidc/token',
       revocationEndpoint: 'https://api.idaas.example.com/oidc/revoke',

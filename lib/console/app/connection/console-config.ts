@@ -17,6 +17,8 @@ export type SignInConfig =
       issuer: string;
       clientId: string;
       scope: string;
+      /** The adapter's audiences: the page sends whichever of its tokens names one. */
+      audiences: string[];
       authorizationEndpoint: string;
       tokenEndpoint: string;
       revocationEndpoint?: string;
@@ -24,7 +26,7 @@ export type SignInConfig =
       idTokenSigningAlgs?: string[];
       issParameterSupported?: boolean;
     }
-  | { issuer: string; clientId: string; scope: string; unavailable: true };
+  | { issuer: string; clientId: string; scope: string; audiences: string[]; unavailable: true };
 
 export interface ConsoleConfig {
   authRequired: boolean;

@@ -8,7 +8,10 @@
  *
  * Everything is kept in this tab's session storage only, as the typed token is
  * (session-token.ts): gone with the tab, never in local storage or a URL. The bearer the adapter
- * gets is the access token when it is a JWT (the adapter checks JWTs only), else the ID token.
+ * gets is whichever token names one of the adapter's audiences: the access token of a provider that
+ * issues JWT access tokens for the adapter (a resource indicator), else the ID token — whose
+ * audience is the console's client (IDaaS' access tokens are for IDaaS' own APIs). Renewal follows
+ * the expiry of the token sent.
  */
 import * as oauth from 'oauth4webapi';
 import type { SignInConfig } from './console-config.js';
@@ -174,8 +177,10 @@ export class OidcSession {
     const claims = oauth.getValidatedIdTokenClaims(result);
     const idToken = result.id_token ?? previous?.idToken;
     if (!idToken) throw new SignInError('The provider answered without an ID token.');
-    const lifetimeMs = (result.expires_in ?? 300) * 1000;
+    const bearer = this.bearerOf(result.access_token, idToken);
     const now = Date.now();
+    const expiry = expiryOf(bearer);
+    const lifetimeMs = expiry !== undefined ? expiry - now : (result.expires_in ?? 300) * 1000;
     const session: Session = {
       accessToken: result.access_token,
       idToken,
@@ -186,8 +191,38 @@ export class OidcSession {
       name: nameOf(claims) ?? previous?.name ?? 'you',
     };
     sessionStorage.setItem(SESSION, JSON.stringify(session));
-    saveToken(JWT.test(session.accessToken) ? session.accessToken : session.idToken);
+    saveToken(bearer);
   }
+
+  /** The token for the adapter: the first that names one of its audiences; else a JWT access token; else the ID token. */
+  private bearerOf(accessToken: string, idToken: string): string {
+    const forAdapter = (token: string) => audiencesOf(token).some((audience) => this.config.audiences.includes(audience));
+    if (forAdapter(accessToken)) return accessToken;
+    if (forAdapter(idToken)) return idToken;
+    return JWT.test(accessToken) ? accessToken : idToken;
+  }
+}
+
+/** A JWT's claims, unverified: only to choose which token to send and when to renew it (the adapter verifies). */
+function claimsOf(token: string): Record<string, unknown> | undefined {
+  if (!JWT.test(token)) return undefined;
+  try {
+    const binary = atob((token.split('.')[1] as string).replace(/-/g, '+').replace(/_/g, '/'));
+    const claims = JSON.parse(new TextDecoder().decode(Uint8Array.from(binary, (char) => char.charCodeAt(0)))) as unknown;
+    return typeof claims === 'object' && claims !== null ? (claims as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function audiencesOf(token: string): string[] {
+  const aud = claimsOf(token)?.['aud'];
+  return typeof aud === 'string' ? [aud] : Array.isArray(aud) ? aud.filter((item): item is string => typeof item === 'string') : [];
+}
+
+function expiryOf(token: string): number | undefined {
+  const exp = claimsOf(token)?.['exp'];
+  return typeof exp === 'number' ? exp * 1000 : undefined;
 }
 
 function nameOf(claims: oauth.IDToken | undefined): string | undefined {
