@@ -3,7 +3,7 @@
  * the same run (never as timing assertions in tests), written to docs/benchmarks.md with its chart
  * docs/images/benchmarks.svg (scripts/bench/report.ts), and printed.
  *
- *   npm run bench [-- --json] [-- --only translation,turns,relay,journal,kernel,fc,streams,oss] [-- --no-write]
+ *   npm run bench [-- --json] [-- --only translation,turns,relay,journal,auth,kernel,fc,streams,oss] [-- --no-write]
  *
  * `streams` is the live-stream figure alone (it is also part of `fc`). `kernel` measures the adapter
  * in front of the real iac-code kernel when it is set up on this machine (scripts/bench/real-kernel.ts).
@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { FileThreadStore } from '../lib/adapters/file-store/file-store.js';
 import { errorSummary } from '../lib/core/error-fields.js';
+import { benchAuthentication } from './bench/authentication.js';
 import { benchFunctionCompute, benchFunctionLiveStreams } from './bench/function-compute.js';
 import { benchJournalRelay, benchJournalWrites, withoutJournal } from './bench/journal.js';
 import { startBenchStack } from './bench/local-stack.js';
@@ -105,6 +106,8 @@ async function main(): Promise<void> {
     }
     rows.push(await benchJournalWrites());
   }
+  // Issue 27: a person's token against the shared token (docs/protocol.md §1.2).
+  if (wanted('auth')) rows.push(await benchAuthentication());
   if (wanted('kernel')) {
     const kernel = await benchRealKernel();
     rows.push(...kernel.figures);
