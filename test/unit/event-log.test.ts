@@ -36,7 +36,7 @@ class GatedJournal extends MemoryEventJournal {
   }
 }
 
-function logWith(journal: EventJournal | undefined, warnings: unknown[] = [], mergeDeltas?: boolean) {
+function logWith(journal: EventJournal | undefined, warnings: unknown[] = []) {
   const deferred: Array<() => void> = [];
   const releases: LogRecord[][] = [];
   const log = new EventLog({
@@ -48,7 +48,6 @@ function logWith(journal: EventJournal | undefined, warnings: unknown[] = [], me
     defer: (task) => deferred.push(task),
     flushMs: 1_000,
     maxBytes: 1_000_000,
-    ...(mergeDeltas === undefined ? {} : { mergeDeltas }),
     logger: { debug: () => undefined, info: () => undefined, warn: (message: string) => warnings.push(message), error: () => undefined, child: () => undefined as never },
   });
   let ended = false;
@@ -116,21 +115,6 @@ describe('bursts and positions', () => {
       ['TOOL_CALL_ARGS', 't2', '{}'],
     ]);
     expect(burst.map((event) => (event as unknown as { delta?: string }).delta)).toEqual(['a', 'b', 'c', 'd', 'e', undefined, 'f', '{"a":', '1}', '{}']);
-  });
-  it('keeps every delta as its own record when told not to merge — a takeover’s catch-up is skipped by each delta’s text cursor', () => {
-    const { log, releases, endTurn } = logWith(undefined, [], false);
-    log.emit(runStarted, 0);
-    log.emit(text('a'), 1);
-    log.emit(text('b'), 2);
-    log.emit(text('c'), 3);
-    endTurn();
-    const placed = releases.flat().map((record) => [record.event.type, (record.event as { delta?: string }).delta, record.position.k]);
-    expect(placed).toEqual([
-      ['RUN_STARTED', undefined, 0],
-      ['TEXT_MESSAGE_CONTENT', 'a', 1],
-      ['TEXT_MESSAGE_CONTENT', 'b', 2],
-      ['TEXT_MESSAGE_CONTENT', 'c', 3],
-    ]);
   });
 });
 

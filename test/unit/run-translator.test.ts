@@ -14,7 +14,7 @@ function translator(textDigests: string[] = []) {
     textDigests,
     pipelineSequence: 0,
     pipelineOpenSteps: [],
-    textCursor: 0,
+    textChars: 0,
     newId: () => `id${++n}`,
   });
 }

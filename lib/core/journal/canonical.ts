@@ -104,12 +104,28 @@ export function continuationAfter(canonical: Canonical, position: Position | und
   if (![...epochs.keys()].some((epoch) => epoch > position.epoch)) return { kind: 'ahead' };
   const branch = { epoch: position.epoch, k: position.k };
   const later = entries.findIndex((entry) => entry.epoch > position.epoch);
-  return { kind: 'entries', entries: later < 0 ? [] : entries.slice(later).filter((entry) => !skipText(branch, entry)), branch };
+  return { kind: 'entries', entries: later < 0 ? [] : lessHeldText(branch, entries.slice(later)), branch };
 }
 
-/** Agent text a reader from a dead branch already holds (continuationAfter). */
-export function skipText(branch: { epoch: number; k: number } | undefined, entry: CanonicalEntry): boolean {
-  return branch !== undefined && entry.epoch > branch.epoch && entry.k <= branch.k && isRegenerableText(entry.event);
+/**
+ * `entries` less the agent text a reader from a dead branch already holds (continuationAfter): a
+ * regenerated delta wholly before its cursor is left out, one across it keeps only its part after
+ * it (`k` is the cursor after a delta, so the delta began `delta.length` characters before).
+ */
+export function lessHeldText(branch: { epoch: number; k: number } | undefined, entries: readonly CanonicalEntry[]): CanonicalEntry[] {
+  if (branch === undefined) return [...entries];
+  const kept: CanonicalEntry[] = [];
+  for (const entry of entries) {
+    const { event } = entry;
+    if (entry.epoch <= branch.epoch || !isRegenerableText(event)) {
+      kept.push(entry);
+      continue;
+    }
+    if (entry.k <= branch.k) continue;
+    const before = entry.k - event.delta.length;
+    kept.push(before >= branch.k ? entry : { ...entry, event: { ...event, delta: event.delta.slice(branch.k - before) } });
+  }
+  return kept;
 }
 
 /**

@@ -51,12 +51,6 @@ export interface EventLogOptions {
   /** The journal of one epoch stops growing past this many bytes. */
   maxBytes: number;
   logger: Logger;
-  /**
-   * False: every delta keeps its own record. A takeover's catch-up (docs/protocol.md §6.15) emits the
-   * text a reader may partly hold, and a reader skips what it holds by each delta's text cursor — a
-   * merged delta could straddle that cursor.
-   */
-  mergeDeltas?: boolean;
 }
 
 /** The fields whose value names what a mergeable delta belongs to (docs/protocol.md §4.1). */
@@ -188,10 +182,6 @@ export class EventLog {
     const burst = this.gathered;
     this.gathered = undefined;
     if (burst === undefined || burst.length === 0) return;
-    if (this.options.mergeDeltas === false) {
-      this.place(burst);
-      return;
-    }
     const merged: Placed[] = [];
     for (const item of burst) {
       const previous = merged.at(-1);

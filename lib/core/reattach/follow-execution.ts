@@ -7,7 +7,7 @@
  */
 import { errorFields } from '../error-fields.js';
 import type { EpochStart, JournalBatch } from '../journal/batch.js';
-import { type Canonical, type CanonicalEntry, canonicalOrder, continuationAfter, skipText, withLiveEpoch } from '../journal/canonical.js';
+import { type Canonical, type CanonicalEntry, canonicalOrder, continuationAfter, lessHeldText, withLiveEpoch } from '../journal/canonical.js';
 import { type EventLog, type LogRecord, recordOf } from '../journal/event-log.js';
 import { batchKeyOf } from '../journal/journal-names.js';
 import { comparePositions, executionTag, type Position } from '../journal/position.js';
@@ -63,7 +63,10 @@ export async function followExecution(deps: FollowDeps, target: FollowTarget, se
   // The reader's stream stays one valid run across a fork it read both sides of (reader-spans.ts).
   const spans = new ReaderSpans();
   const deliver = (entries: readonly CanonicalEntry[]): void => {
-    const fresh = entries.filter((entry) => (delivered === undefined || comparePositions(entry, delivered) > 0) && !skipText(branch, entry));
+    const fresh = lessHeldText(
+      branch,
+      entries.filter((entry) => delivered === undefined || comparePositions(entry, delivered) > 0),
+    );
     if (fresh.length === 0) return;
     delivered = fresh.at(-1);
     const sent = fresh.filter((entry) => spans.admit(entry.event));

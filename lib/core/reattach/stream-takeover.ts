@@ -17,7 +17,8 @@ import { ReadAhead } from '../run/read-ahead.js';
 import { finishRun } from '../run/run-ending.js';
 import { RunFailure } from '../run/run-failure.js';
 import type { RunSession } from '../run/run-session.js';
-import { agentTextMessages, asStreamedItems, withoutText } from './kernel-text.js';
+import { agentTextMessages } from '../translate/text-cursor.js';
+import { textAfter, withoutText } from './kernel-text.js';
 
 /** GetTask's historyLength for "all of it": a task's history is bounded by its turn, far below this. */
 const WHOLE_HISTORY = 1_000_000;
@@ -139,6 +140,6 @@ class KernelText {
   private emitAfterCursor(task: InboundItem): void {
     const messages = agentTextMessages(task);
     const { translator } = this.session;
-    for (const item of asStreamedItems(messages, translator.textCursor, task)) this.session.emitAll(translator.apply(item));
+    for (const text of textAfter(messages, translator.textCursor)) this.session.emitAll(translator.applyRegenerated(text));
   }
 }

@@ -61,8 +61,6 @@ export async function takeOver(deps: TakeoverDeps, target: TakeoverTarget): Prom
     executionId: target.executionId,
     epoch,
     start: { kind: 'takeover', runId, fromEpoch: fork?.epoch ?? epoch - 1, fromSeq: fork?.seq ?? 0 },
-    // Its text is the history's deltas one by one: a reader skips those it holds by their cursor.
-    mergeDeltas: false,
   });
   // The fork point is durable before the new epoch says anything (docs/protocol.md §6.15).
   await log.open();
@@ -70,7 +68,9 @@ export async function takeOver(deps: TakeoverDeps, target: TakeoverTarget): Prom
   logger.info('run taken over', { fromEpoch: fork?.epoch, fromSeq: fork?.seq });
   const thread = new RunThread(deps.store, target.threadId, leaseId, target.executionId, document, outcome.state.revision);
   const session = new RunSession({ ...deps, logger }, requestOf(document, runId), target.language, thread, (event, textCursor) => log.emit(event, textCursor));
-  session.translator.restore(spans, fork?.k ?? document.execution.textCursor ?? 0);
+  const textChars = fork?.k ?? document.execution.textChars ?? 0;
+  session.translator.restore(spans, textChars);
+  session.continueFromCursor(textChars);
   if (spans.sessionEmitted) session.sessionAlreadyEmitted();
   void followRun(session, { signal: target.signal, resumable: deps.resumable(log) }, (signal) => streamTakeover(session, signal))
     .catch((error: unknown) => logger.error('takeover failed unexpectedly', { error: errorFields(error) }))

@@ -44,6 +44,8 @@ export class RunSession {
   /** The execution was already cancelled when the run began (a resume of a cancelled execution). */
   readonly startedCancelled: boolean;
   private sessionEmitted = false;
+  /** The cursor of the last agent text emitted (or the run's start). */
+  private emittedCursor: number;
   /** Writes one event to the run's sink at the current text cursor. */
   readonly emit: Emit;
 
@@ -60,7 +62,18 @@ export class RunSession {
     this.startedCancelled = thread.wasCancelled();
     this.sessionId = document.iacCodeSessionId ?? undefined;
     this.translator = translatorFor(document.execution, { make: this.make, runId: request.runId, threadId: request.threadId, newId: deps.newId });
-    this.emit = (event) => sink(event, this.translator.textCursor);
+    this.emittedCursor = this.translator.textCursor;
+    this.emit = (event) => {
+      // Agent text carries the cursor after it; every other event the cursor of the text before it —
+      // a TEXT_MESSAGE_START that of the text before its first delta (docs/design/reattach.md "Cursor").
+      this.emittedCursor = this.translator.cursorAfter(event) ?? this.emittedCursor;
+      sink(event, this.emittedCursor);
+    };
+  }
+
+  /** A takeover continues from the fork's cursor (lib/core/reattach/takeover.ts). */
+  continueFromCursor(textChars: number): void {
+    this.emittedCursor = textChars;
   }
 
   get kernel(): A2AKernel {
