@@ -42,6 +42,7 @@ export function resumableRun(log: EventLog, store: ThreadStore, graceMs: number,
       log.onReaders = listener;
     },
     watchStopping: (handOver) => liveLogs.whenStopping(log, handOver),
+    flush: () => log.flush(),
   };
 }
 

@@ -5,6 +5,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { languageFromAcceptLanguage, preferredLanguageOf } from '../core/i18n/language.js';
+import type { LogRecord } from '../core/journal/event-log.js';
+import type { Position } from '../core/journal/position.js';
 import type { Logger } from '../core/ports.js';
 import { parseRunRequest } from '../core/protocol/run-request.js';
 import { downsampleUserImages } from '../core/protocol/user-images.js';
@@ -18,6 +20,7 @@ import { readProtectedJson } from './request-guards.js';
 import { endRunLog, openRunLog, resumableRun } from './run-log.js';
 import { sseResponse } from './sse.js';
 import { storeOf } from './store-of.js';
+import { follow } from './subscribe-route.js';
 import { startSweeper } from './sweeper.js';
 
 export const MAX_RUN_BODY_BYTES = 12 * 1024 * 1024;
@@ -68,18 +71,34 @@ export async function handleRun(request: Request, signal: AbortSignal, deps: Rou
           start: { kind: 'run', runId: runRequest.runId },
           logger: runLogger,
         });
-        const caller = { push: send, end: () => undefined };
+        // Where the caller stands, should the run's log be fenced under it (another producer continues the run).
+        let last: Position | undefined;
+        const caller = {
+          push: (records: readonly LogRecord[]) => {
+            last = records.at(-1)?.position ?? last;
+            send(records);
+          },
+          end: () => undefined,
+        };
         log.join(caller);
         const resumable = resumableRun(log, store, config.detachGraceMs ?? 0, deps.liveLogs);
         // A resumable run counts its readers (docs/protocol.md §6.15); otherwise the caller reads to the
         // end — a client cut off by a shutdown still gets the terminal event (§6.8).
         if (resumable.graceMs > 0) runSignal.addEventListener('abort', () => log.leave(caller), { once: true });
         try {
-          await runAdmitted(runDeps, { request: runRequest, language, thread, orphanTaskId: admitted.orphanTaskId, signal: runSignal, resumable }, (event, textCursor) => {
-            log.emit(event, textCursor);
-            // A RUN_ERROR is logged at warn, with its cause, where the run creates it (lib/core/run/run-session.ts).
-            if (event.type === 'RUN_FINISHED') runLogger.info('run ended', { event: event.type, outcome: event.outcome?.type });
-          });
+          await runAdmitted(
+            runDeps,
+            { request: runRequest, language, thread, orphanTaskId: admitted.orphanTaskId, signal: runSignal, resumable, superseded: () => log.fence() },
+            (event, textCursor) => {
+              log.emit(event, textCursor);
+              // A RUN_ERROR is logged at warn, with its cause, where the run creates it (lib/core/run/run-session.ts).
+              if (event.type === 'RUN_FINISHED') runLogger.info('run ended', { event: event.type, outcome: event.outcome?.type });
+            },
+          );
+          // The caller still reads a run another producer continues: it follows the journal (docs/design/reattach.md "Fence").
+          if (log.fenced && !runSignal.aborted) {
+            await follow(deps, store, { threadId: runRequest.threadId, executionId: thread.executionId, language, batches: [], position: last }, send, runSignal, runLogger);
+          }
         } finally {
           await endRunLog(deps.liveLogs, store, { threadId: runRequest.threadId, executionId: thread.executionId, log }, deps.clock, runLogger);
           release();

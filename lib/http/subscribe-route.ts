@@ -8,6 +8,7 @@
  * the kernel's snapshot.
  */
 import { randomUUID } from 'node:crypto';
+import { translate } from '../core/i18n/catalogue.js';
 import { languageFromAcceptLanguage } from '../core/i18n/language.js';
 import type { EventLog } from '../core/journal/event-log.js';
 import { parseObservationRequest } from '../core/observe/observation-request.js';
@@ -17,7 +18,9 @@ import { admitReattach } from '../core/reattach/admit-reattach.js';
 import { followExecution } from '../core/reattach/follow-execution.js';
 import { requestedPosition } from '../core/reattach/requested-position.js';
 import { takeOver } from '../core/reattach/takeover.js';
-import { readThread } from '../core/thread/compare-and-swap.js';
+import { compareAndSwap, readThread } from '../core/thread/compare-and-swap.js';
+import { keepDetached } from '../core/thread/detach-transitions.js';
+import { eventFactory } from '../core/translate/events.js';
 import type { RouteDeps } from './app.js';
 import { rejectionResponse } from './rejection-log.js';
 import { readProtectedJson } from './request-guards.js';
@@ -86,7 +89,7 @@ export async function handleSubscribe(request: Request, signal: AbortSignal, exe
   }
 }
 
-interface FollowRequest {
+export interface FollowRequest {
   threadId: string;
   executionId: string;
   language: Parameters<typeof takeOver>[1]['language'];
@@ -94,7 +97,8 @@ interface FollowRequest {
   position: Parameters<typeof followExecution>[1]['position'];
 }
 
-async function follow(deps: RouteDeps, store: ThreadStore, target: FollowRequest, send: SendRecords, signal: AbortSignal, logger: Logger): Promise<void> {
+/** Follows an execution's events after a position: the journal, the live producer, a takeover when it is gone (followExecution). */
+export async function follow(deps: RouteDeps, store: ThreadStore, target: FollowRequest, send: SendRecords, signal: AbortSignal, logger: Logger): Promise<void> {
   const { config } = deps;
   const journal = store.journal;
   if (!journal) return;
@@ -123,6 +127,17 @@ async function follow(deps: RouteDeps, store: ThreadStore, target: FollowRequest
       clock: deps.clock,
       pollMs: POLL_MS,
       endWaitMs: END_WAIT_MS,
+      graceMs: config.detachGraceMs ?? 0,
+      keepAttached:
+        (config.detachGraceMs ?? 0) > 0
+          ? async (runId) => {
+              await compareAndSwap(store, target.threadId, ({ document }) => {
+                const kept = document && keepDetached(document, runId, deps.clock() + (config.detachGraceMs ?? 0));
+                return kept && kept !== document ? { write: kept, value: undefined } : { value: undefined };
+              });
+            }
+          : undefined,
+      expired: () => eventFactory(deps.clock)('RUN_ERROR', { code: 'EVENT_ID_EXPIRED', message: translate('eventIdExpired', target.language) }),
       logger,
     },
     { threadId: target.threadId, executionId: target.executionId, position: target.position, batches: target.batches },

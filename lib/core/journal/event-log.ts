@@ -16,7 +16,7 @@
  * stream goes on; a reader then gets a clear error instead of a gap, docs/protocol.md §6.15).
  */
 import { errorFields } from '../error-fields.js';
-import type { EventJournal, Logger } from '../ports.js';
+import { type EventJournal, type Logger, StoreError } from '../ports.js';
 import type { AguiEvent } from '../translate/events.js';
 import type { EpochStart, JournalBatch, JournalEntry } from './batch.js';
 import { mustBeJournaledFirst } from './durability.js';
@@ -33,8 +33,11 @@ export interface LogRecord {
 export interface LogReader {
   /** Released records, in order; one call per release. */
   push(records: readonly LogRecord[]): void;
-  /** The log closed: every record has been released. */
-  end(): void;
+  /**
+   * The log closed: every record has been released — or, `fenced`, another producer continues the
+   * run and this log says nothing more (EventLog.fence): a reader follows the journal from here.
+   */
+  end(fenced?: boolean): void;
 }
 
 export interface EventLogOptions {
@@ -50,6 +53,8 @@ export interface EventLogOptions {
   flushMs: number;
   /** The journal of one epoch stops growing past this many bytes. */
   maxBytes: number;
+  /** Each batch says when it was written (the journal's expiry counts from the newest); Date.now without it. */
+  clock?: () => number;
   logger: Logger;
 }
 
@@ -90,6 +95,8 @@ export class EventLog {
   private ended: Promise<void> | undefined;
   /** Every reader has been ended: a reader that joins now is ended at once. */
   private finished = false;
+  /** Another producer continues the run (fence()). */
+  fenced = false;
   /** Told how many readers the log has after each join and leave (the run's presence, docs/protocol.md §6.15). */
   onReaders: ((count: number) => void) | undefined;
 
@@ -169,13 +176,37 @@ export class EventLog {
     this.closed = true;
     clearTimeout(this.flushTimer);
     this.ended = (async () => {
-      while (this.unwritten.length > 0 || !this.startWritten || this.writing) await this.write(true);
+      while (!this.fenced && (this.unwritten.length > 0 || !this.startWritten || this.writing)) await this.write(true);
+      if (this.fenced) return;
       this.releaseReady();
       this.finished = true;
       for (const reader of this.readers) reader.end();
       this.readers.clear();
     })();
     return this.ended;
+  }
+
+  /**
+   * Another producer continues the run (docs/design/reattach.md "Fence"): its fence in the journal
+   * refused this log's next batch, or the run found its lease taken. Nothing placed and not yet
+   * released is released or written, nothing placed later is; every reader is ended as fenced.
+   */
+  fence(): void {
+    if (this.fenced) return;
+    this.fenced = true;
+    this.closed = true;
+    this.broken = true;
+    this.finished = true;
+    clearTimeout(this.flushTimer);
+    this.gathered = undefined;
+    this.outbox.length = 0;
+    this.unwritten = [];
+    this.barriers.length = 0;
+    this.ended ??= Promise.resolve();
+    this.options.logger.info('event log fenced: another producer continues the run', { epoch: this.options.epoch, lastSeq: this.lastPosition?.seq });
+    const readers = [...this.readers];
+    this.readers.clear();
+    for (const reader of readers) reader.end(true);
   }
 
   private placeBurst(): void {
@@ -234,7 +265,7 @@ export class EventLog {
     const size = this.unwrittenBytes;
     this.unwritten = [];
     this.unwrittenBytes = 0;
-    const batch: JournalBatch = { executionId: this.options.executionId, epoch: this.options.epoch, entries };
+    const batch: JournalBatch = { executionId: this.options.executionId, epoch: this.options.epoch, entries, writtenAt: (this.options.clock ?? Date.now)() };
     if (!this.startWritten) batch.start = this.options.start;
     this.writing = this.append(batch, size);
     try {
@@ -260,7 +291,9 @@ export class EventLog {
       this.startWritten = true;
       this.durableSeq = batch.entries.at(-1)?.seq ?? this.durableSeq;
     } catch (error) {
-      this.stopJournaling('the event journal could not be written', error);
+      // Batches are written once: a batch already under this name is another producer's fence.
+      if (error instanceof StoreError && error.kind === 'conflict') this.fence();
+      else this.stopJournaling('the event journal could not be written', error);
     }
   }
 
@@ -280,7 +313,7 @@ export class EventLog {
 
   /** Releases every placed record not held back by a write that must land first. */
   private releaseReady(): void {
-    if (!this.startWritten && !this.broken) return;
+    if (this.fenced || (!this.startWritten && !this.broken)) return;
     while (this.barriers.length > 0 && (this.barriers[0] as number) <= this.durableSeq) this.barriers.shift();
     const holdFrom = this.barriers[0] ?? Number.POSITIVE_INFINITY;
     let count = 0;

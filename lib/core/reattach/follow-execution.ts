@@ -15,6 +15,7 @@ import { ReaderSpans } from '../journal/reader-spans.js';
 import type { BatchKey, EventJournal, Logger } from '../ports.js';
 import { runToTakeOver } from '../thread/detach-transitions.js';
 import type { ThreadDocument } from '../thread/document.js';
+import type { AguiEvent } from '../translate/events.js';
 
 export interface FollowDeps {
   journal: EventJournal;
@@ -29,6 +30,15 @@ export interface FollowDeps {
   pollMs: number;
   /** How long a run's end may take to appear in the journal after the document says it ended. */
   endWaitMs: number;
+  /**
+   * Keeps a detached run from being ended while this reader follows it from another instance: its
+   * deadline moved to a grace from now (docs/design/reattach.md "Follow"). Undefined: no grace.
+   */
+  keepAttached: ((runId: string) => Promise<void>) | undefined;
+  /** How long a detached run is kept without a reader (the deadline keepAttached moves). */
+  graceMs: number;
+  /** The RUN_ERROR `EVENT_ID_EXPIRED` a reader gets when the journal cannot give it the rest (docs/protocol.md §6.15 "Limits"). */
+  expired: () => AguiEvent;
   logger: Logger;
 }
 
@@ -73,19 +83,27 @@ export async function followExecution(deps: FollowDeps, target: FollowTarget, se
     if (sent.length > 0) send(sent.map((entry) => encoded.get(entry) ?? recordOf(tag, entry, entry.event)));
   };
 
+  /** The journal cannot give this reader the rest: a clear error, never a silent end (docs/protocol.md §6.15 "Limits"). */
+  const fail = (why: string): void => {
+    deps.logger.warn(why);
+    send([recordOf(tag, { epoch: 0, seq: 1, k: 0 }, deps.expired())]);
+  };
+
   while (!signal.aborted) {
     const document = await deps.readThread();
     const local = deps.localLog(target.executionId);
     // A log here whose epoch a takeover elsewhere has passed is a producer that has not noticed yet: not joined.
-    if (local && document?.execution.executionId === target.executionId && (document.execution.journalEpoch ?? 0) === local.epoch) {
-      await followLocal(local, canonicalOrder(batches));
-      return;
+    if (local && !local.fenced && document?.execution.executionId === target.executionId && (document.execution.journalEpoch ?? 0) === local.epoch) {
+      // Fenced while followed: another producer continues the run — the journal has the rest.
+      if (await followLocal(local, canonicalOrder(batches))) return;
+      await readMore();
+      continue;
     }
     const order = canonicalOrder(batches);
     const view = continuationAfter(order, fromRunStart ? undefined : delivered);
     fromRunStart = false;
     if (view.kind === 'expired') {
-      deps.logger.warn('the journal no longer holds what this reader needs');
+      fail('the journal no longer holds what this reader needs');
       return;
     }
     if (view.kind === 'entries') {
@@ -100,19 +118,31 @@ export async function followExecution(deps: FollowDeps, target: FollowTarget, se
         return undefined;
       });
       if (log) {
-        await followLocal(log, canonicalOrder(await readAll()));
-        return;
+        if (await followLocal(log, canonicalOrder(await readAll()))) return;
+        await readMore();
+        continue;
       }
+    }
+    // A detached run followed from here is not ended under this reader (its deadline moves on).
+    const until = live ? document.activeRun?.detachedUntil : undefined;
+    if (live && until !== undefined && deps.keepAttached && until - deps.clock() < (deps.graceMs * 2) / 3) {
+      await deps
+        .keepAttached(document.activeRun?.runId ?? '')
+        .catch((error: unknown) => deps.logger.warn('could not keep the detached run attached', { error: errorFields(error) }));
     }
     if (!live) {
       // The run ended: its end is journaled before it is announced, so it appears shortly.
       endSeenAt ??= deps.clock();
       if (deps.clock() - endSeenAt > deps.endWaitMs) {
-        deps.logger.warn('the run ended but its end is not in its journal');
+        fail('the run ended but its end is not in its journal');
         return;
       }
     }
     await sleep(deps.pollMs, signal);
+    await readMore();
+  }
+
+  async function readMore(): Promise<void> {
     const more = await deps.journal.read(target.threadId, target.executionId, lastKey);
     batches.push(...more);
     if (more.length > 0) lastKey = batchKeyOf(more.at(-1) as JournalBatch);
@@ -127,14 +157,17 @@ export async function followExecution(deps: FollowDeps, target: FollowTarget, se
   /**
    * Joins the producer's log on this instance: the journal for earlier epochs, the log's own records
    * for its epoch (released, journaled or not), then every later release, until the log ends.
+   * Resolves true when it did; false when it was fenced (another producer continues the run).
    */
-  async function followLocal(log: EventLog, journaled: Canonical): Promise<void> {
+  async function followLocal(log: EventLog, journaled: Canonical): Promise<boolean> {
     let ended = false;
+    let fenced = false;
     let wake: () => void = () => undefined;
     const reader = {
       push: (records: readonly LogRecord[]) => deliver(records.map(entryOf)),
-      end: () => {
+      end: (byFence?: boolean) => {
         ended = true;
+        fenced = byFence === true;
         wake();
       },
     };
@@ -146,7 +179,7 @@ export async function followExecution(deps: FollowDeps, target: FollowTarget, se
         branch ??= view.branch;
         deliver(view.entries);
       }
-      if (!joined.more) return;
+      if (!joined.more) return !log.fenced;
       await new Promise<void>((resolve) => {
         const done = (): void => {
           signal.removeEventListener('abort', done);
@@ -156,6 +189,7 @@ export async function followExecution(deps: FollowDeps, target: FollowTarget, se
         signal.addEventListener('abort', done, { once: true });
         if (ended || signal.aborted) done();
       });
+      return !fenced;
     } finally {
       log.leave(reader);
     }

@@ -11,6 +11,7 @@ import { errorFields } from '../error-fields.js';
 import type { Language } from '../i18n/catalogue.js';
 import { canonicalOrder } from '../journal/canonical.js';
 import type { EventLog, EventLogOptions } from '../journal/event-log.js';
+import { fenceEpoch } from '../journal/fence.js';
 import { openSpansOfLastRun } from '../journal/open-spans.js';
 import type { ThreadStore } from '../ports.js';
 import type { RunRequest } from '../protocol/run-request.js';
@@ -50,11 +51,15 @@ export async function takeOver(deps: TakeoverDeps, target: TakeoverTarget): Prom
   const document = outcome.state.document;
   if (!outcome.value || !document?.activeRun) return undefined;
   const journal = deps.store.journal;
-  const order = canonicalOrder(journal ? await journal.read(target.threadId, target.executionId) : []);
-  const fork = order.entries.at(-1);
-  const spans = openSpansOfLastRun(order);
   const epoch = document.execution.journalEpoch ?? 0;
+  // The replaced producer can journal nothing past the fork from now on (fence.ts); one journal read.
+  const order = journal ? await fenceEpoch(journal, target.threadId, target.executionId, epoch - 1, deps.clock) : canonicalOrder([]);
+  const fork = order.entries.at(-1);
   const runId = document.activeRun.runId;
+  // The producer it replaces may have died before journaling the run's start: nobody saw any of it then.
+  const lastStart = order.entries.findLast((entry) => entry.event.type === 'RUN_STARTED')?.event;
+  const startJournaled = lastStart?.type === 'RUN_STARTED' && lastStart.runId === runId;
+  const spans = startJournaled ? openSpansOfLastRun(order) : undefined;
   const log = deps.openLog({
     journal,
     threadId: target.threadId,
@@ -65,13 +70,25 @@ export async function takeOver(deps: TakeoverDeps, target: TakeoverTarget): Prom
   // The fork point is durable before the new epoch says anything (docs/protocol.md §6.15).
   await log.open();
   const logger = deps.logger.child({ threadId: target.threadId, runId, executionId: target.executionId, takeover: epoch });
-  logger.info('run taken over', { fromEpoch: fork?.epoch, fromSeq: fork?.seq });
+  logger.info('run taken over', { fromEpoch: fork?.epoch, fromSeq: fork?.seq, startJournaled });
   const thread = new RunThread(deps.store, target.threadId, leaseId, target.executionId, document, outcome.state.revision);
-  const session = new RunSession({ ...deps, logger }, requestOf(document, runId), target.language, thread, (event, textCursor) => log.emit(event, textCursor));
-  const textChars = fork?.k ?? document.execution.textChars ?? 0;
-  session.translator.restore(spans, textChars);
+  const session = new RunSession(
+    { ...deps, logger },
+    requestOf(document, runId),
+    target.language,
+    thread,
+    (event, textCursor) => log.emit(event, textCursor),
+    () => log.fence(),
+  );
+  session.secretsUnknown = true;
+  const textChars = (startJournaled ? fork?.k : undefined) ?? document.execution.textChars ?? 0;
+  if (spans) session.translator.restore(spans, textChars);
   session.continueFromCursor(textChars);
-  if (spans.sessionEmitted) session.sessionAlreadyEmitted();
+  if (spans?.sessionEmitted) session.sessionAlreadyEmitted();
+  if (!startJournaled) {
+    session.emit(session.runStarted());
+    session.emitAll(session.translator.reopenSteps());
+  }
   void followRun(session, { signal: target.signal, resumable: deps.resumable(log) }, (signal) => streamTakeover(session, signal))
     .catch((error: unknown) => logger.error('takeover failed unexpectedly', { error: errorFields(error) }))
     .finally(() => deps.closeLog(log));

@@ -73,7 +73,9 @@ async function committedAnyway(session: RunSession, inputs: readonly RequiredInp
 
 /** Normal path: session event, closed spans, final write, then RUN_FINISHED or RUN_ERROR. */
 export async function finishFromState(session: RunSession, lastState: string | undefined): Promise<void> {
-  const reported = failureForState(lastState, kernelReason(session.translator.failure, secretsOf(session.request.iacCode)));
+  const account = session.translator.failure;
+  const told = session.secretsUnknown && account ? { text: undefined, errorId: account.errorId } : account;
+  const reported = failureForState(lastState, kernelReason(told, secretsOf(session.request.iacCode)));
   // A turn never ends in success while answers are still owed: announce what is pending instead.
   if (!reported && session.thread.document.execution.pending.length > 0) {
     await finishWithInterrupt(session, []);
