@@ -47,7 +47,9 @@ export async function handleSubscribe(request: Request, signal: AbortSignal, exe
     leave = deps.liveStreams.enter();
     const store = storeOf(deps, request);
     startSweeper(deps);
-    const reattach = await admitReattach(store, observed, position, deps.liveLogs.of(executionId)?.epoch);
+    const local = deps.liveLogs.of(executionId);
+    const producer = local && !local.fenced ? { epoch: local.epoch, lastSeq: local.lastPosition?.seq ?? 0 } : undefined;
+    const reattach = await admitReattach(store, observed, position, producer);
     const observeLogger = logger.child({ threadId: observed.threadId, runId: observed.runId, executionId, observer: true });
     const release = leave;
     if (reattach.kind === 'snapshot') {

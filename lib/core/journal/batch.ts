@@ -29,6 +29,8 @@ export interface JournalBatch {
    * the fork. Holds no entries; readers pass over it.
    */
   fenceSeq?: number;
+  /** With `fenceSeq`: written by the epoch's own producer — its journal is full from that seq on (the cap). */
+  full?: boolean;
   /** When the batch was written (the writer's clock, epoch ms): the journal's expiry counts from its newest batch. */
   writtenAt?: number;
 }
@@ -72,7 +74,10 @@ export function parseBatch(text: string, executionId: string): JournalBatch | un
   }
   const parsed: JournalBatch = { executionId, epoch: batch['epoch'], entries };
   if (start) parsed.start = start;
-  if (isInteger(batch['fenceSeq'], 1) && entries.length === 0) parsed.fenceSeq = batch['fenceSeq'];
+  if (isInteger(batch['fenceSeq'], 1) && entries.length === 0) {
+    parsed.fenceSeq = batch['fenceSeq'];
+    if (batch['full'] === true) parsed.full = true;
+  }
   if (typeof batch['writtenAt'] === 'number' && Number.isFinite(batch['writtenAt'])) parsed.writtenAt = batch['writtenAt'];
   return parsed;
 }

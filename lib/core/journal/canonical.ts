@@ -17,6 +17,8 @@ export interface EpochInfo {
   lastSeq: number;
   /** Entries of this epoch were left out: a takeover forked before them, or a batch is missing. */
   cut: boolean;
+  /** Its producer's journal reached the cap after `lastSeq`: what it sent next is in no journal (event-log.ts). */
+  full?: boolean;
 }
 
 export interface Canonical {
@@ -36,9 +38,11 @@ export function canonicalOrder(batches: readonly JournalBatch[]): Canonical {
     if (start?.kind === 'takeover') cutAt(entries, epochs, start.fromEpoch, start.fromSeq);
     let next = 1;
     let cut = start === undefined;
+    let full = false;
     if (!cut) {
       for (const batch of own) {
         const first = batch.entries[0];
+        if (first === undefined && batch.full && batch.fenceSeq === next) full = true;
         if (first === undefined || first.seq < next) continue;
         // A batch that never landed: nothing of this epoch after it can be placed.
         if (first.seq !== next) {
@@ -49,9 +53,19 @@ export function canonicalOrder(batches: readonly JournalBatch[]): Canonical {
         next = first.seq + batch.entries.length;
       }
     }
-    epochs.set(epoch, { start, lastSeq: next - 1, cut });
+    epochs.set(epoch, full ? { start, lastSeq: next - 1, cut, full } : { start, lastSeq: next - 1, cut });
   }
   return { entries, epochs };
+}
+
+/**
+ * The reader has all the journal holds of a full epoch (the cap), and no later epoch continues it:
+ * what its producer sent next is in no journal.
+ */
+export function atFullEnd(canonical: Canonical, position: Position | undefined): boolean {
+  if (position === undefined) return false;
+  const info = canonical.epochs.get(position.epoch);
+  return info?.full === true && position.seq >= info.lastSeq && ![...canonical.epochs.keys()].some((epoch) => epoch > position.epoch);
 }
 
 /** A takeover continued from (fromEpoch, fromSeq): what came after it in the order is a dead branch. */
@@ -100,6 +114,8 @@ export function continuationAfter(canonical: Canonical, position: Position | und
     const index = entries.findIndex((entry) => comparePositions(entry, position) > 0);
     return { kind: 'entries', entries: index < 0 ? [] : entries.slice(index) };
   }
+  // Past the cap: what the reader holds was never journaled, so nothing can follow it exactly.
+  if (info.full) return { kind: 'expired' };
   // Beyond what this epoch has in the order: a dead branch when a later epoch continues it.
   if (![...epochs.keys()].some((epoch) => epoch > position.epoch)) return { kind: 'ahead' };
   const branch = { epoch: position.epoch, k: position.k };

@@ -282,7 +282,7 @@ export class EventLog {
 
   private async append(batch: JournalBatch, size: number): Promise<void> {
     if (this.bytes + size > this.options.maxBytes) {
-      this.stopJournaling('the journal of this run is full', undefined);
+      await this.appendUpToCap(batch);
       return;
     }
     try {
@@ -295,6 +295,36 @@ export class EventLog {
       if (error instanceof StoreError && error.kind === 'conflict') this.fence();
       else this.stopJournaling('the event journal could not be written', error);
     }
+  }
+
+  /**
+   * The cap counts events: what fits is written, then a marker that the epoch is full from the next
+   * seq on (docs/design/reattach.md "Cap") — a reader who needs what follows gets EVENT_ID_EXPIRED,
+   * never a silent gap. The stream itself goes on.
+   */
+  private async appendUpToCap(batch: JournalBatch): Promise<void> {
+    const fit: JournalEntry[] = [];
+    let bytes = this.bytes;
+    for (const entry of batch.entries) {
+      const size = JSON.stringify(entry.event).length + RECORD_OVERHEAD;
+      if (bytes + size > this.options.maxBytes) break;
+      fit.push(entry);
+      bytes += size;
+    }
+    const nextSeq = (fit.at(-1)?.seq ?? (batch.entries[0]?.seq ?? this.seq + 1) - 1) + 1;
+    try {
+      if (fit.length > 0 || batch.start) await this.options.journal?.append(this.options.threadId, { ...batch, entries: fit });
+      await this.options.journal?.append(this.options.threadId, { executionId: batch.executionId, epoch: batch.epoch, entries: [], fenceSeq: nextSeq, full: true, writtenAt: batch.writtenAt });
+      this.bytes = bytes;
+      this.startWritten = true;
+      this.durableSeq = fit.at(-1)?.seq ?? this.durableSeq;
+    } catch (error) {
+      if (error instanceof StoreError && error.kind === 'conflict') {
+        this.fence();
+        return;
+      }
+    }
+    this.stopJournaling('the journal of this run is full', undefined);
   }
 
   /** The stream goes on without the journal; readers after this point get a clear error (canonical.ts). */
@@ -326,6 +356,9 @@ export class EventLog {
 }
 
 /** An event at its position, with its SSE record encoded once for every reader (docs/protocol.md §4.1). */
+/** About what an entry adds to a batch besides its event (seq, k, punctuation). */
+const RECORD_OVERHEAD = 40;
+
 export function recordOf(tag: string, at: Position, event: AguiEvent): LogRecord {
   const position = { epoch: at.epoch, seq: at.seq, k: at.k };
   const id = eventId(tag, position);

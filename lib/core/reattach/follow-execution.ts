@@ -7,7 +7,7 @@
  */
 import { errorFields } from '../error-fields.js';
 import type { EpochStart, JournalBatch } from '../journal/batch.js';
-import { type Canonical, type CanonicalEntry, canonicalOrder, continuationAfter, lessHeldText, withLiveEpoch } from '../journal/canonical.js';
+import { atFullEnd, type Canonical, type CanonicalEntry, canonicalOrder, continuationAfter, lessHeldText, withLiveEpoch } from '../journal/canonical.js';
 import { type EventLog, type LogRecord, recordOf } from '../journal/event-log.js';
 import { batchKeyOf } from '../journal/journal-names.js';
 import { comparePositions, executionTag, type Position } from '../journal/position.js';
@@ -111,6 +111,10 @@ export async function followExecution(deps: FollowDeps, target: FollowTarget, se
       deliver(view.entries);
     }
     if (endedHere(document, target.executionId, order)) return;
+    if (atFullEnd(order, delivered)) {
+      fail('the run went past its journal’s cap: the rest of it is in no journal');
+      return;
+    }
     const live = document?.activeRun && document.execution.executionId === target.executionId;
     if (live && runToTakeOver(document, target.executionId, deps.clock())) {
       const log = await deps.takeOver().catch((error: unknown) => {
