@@ -31,6 +31,20 @@ export function textAfter(messages: readonly WireMessage[], from: number): Regen
   return items;
 }
 
+/**
+ * The messages less the text of the failure that ends the run (its status message): the kernel
+ * goes on after FAILED (docs/protocol.md §2.4), so its history may already hold the reason as agent
+ * text — as a message of its own, or grown onto the last one — which the RUN_ERROR reports instead.
+ */
+export function withoutFailureText(messages: readonly WireMessage[], failure: WireMessage | undefined): WireMessage[] {
+  const reason = agentText(failure);
+  const last = messages.at(-1);
+  const text = agentText(last);
+  if (!reason || !last || text === undefined || last.messageId !== failure?.messageId || !text.endsWith(reason)) return [...messages];
+  const rest = text.slice(0, text.length - reason.length);
+  return rest ? [...messages.slice(0, -1), { ...last, parts: [{ text: rest }] } as WireMessage] : messages.slice(0, -1);
+}
+
 /** The item without its text: a takeover maps every other signal of it, and takes text from the history. */
 export function withoutText(item: InboundItem): InboundItem {
   return { ...item, statusMessage: undefined, history: [] };
