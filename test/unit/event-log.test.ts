@@ -5,6 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { JournalBatch } from '../../lib/core/journal/batch.js';
+import { canonicalOrder, continuationAfter } from '../../lib/core/journal/canonical.js';
 import { EventLog, type LogRecord } from '../../lib/core/journal/event-log.js';
 import { executionTag } from '../../lib/core/journal/position.js';
 import type { EventJournal } from '../../lib/core/ports.js';
@@ -36,7 +37,7 @@ class GatedJournal extends MemoryEventJournal {
   }
 }
 
-function logWith(journal: EventJournal | undefined, warnings: unknown[] = []) {
+function logWith(journal: EventJournal | undefined, warnings: unknown[] = [], maxBytes = 1_000_000) {
   const deferred: Array<() => void> = [];
   const releases: LogRecord[][] = [];
   const log = new EventLog({
@@ -47,11 +48,18 @@ function logWith(journal: EventJournal | undefined, warnings: unknown[] = []) {
     start: { kind: 'run', runId: 'r' },
     defer: (task) => deferred.push(task),
     flushMs: 1_000,
-    maxBytes: 1_000_000,
+    maxBytes,
     logger: { debug: () => undefined, info: () => undefined, warn: (message: string) => warnings.push(message), error: () => undefined, child: () => undefined as never },
   });
   let ended = false;
-  log.join({ push: (records) => releases.push([...records]), end: () => (ended = true) });
+  let fenced = false;
+  log.join({
+    push: (records) => releases.push([...records]),
+    end: (byFence) => {
+      ended = true;
+      fenced = byFence === true;
+    },
+  });
   return {
     log,
     releases,
@@ -60,6 +68,7 @@ function logWith(journal: EventJournal | undefined, warnings: unknown[] = []) {
       for (const task of deferred.splice(0)) task();
     },
     ended: () => ended,
+    fenced: () => fenced,
   };
 }
 
@@ -210,6 +219,53 @@ describe('what is journaled when (docs/protocol.md §6.15)', () => {
     await log.close();
     expect(journal.written.flatMap((batch) => batch.entries.map((entry) => entry.seq))).toEqual([1, 2, 3]);
     expect(ended()).toBe(true);
+  });
+});
+
+describe('the cap and the fence (docs/design/reattach.md)', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+  it('counts events against the cap: writes what fits of a burst, then marks the epoch full — readers past it get EVENT_ID_EXPIRED', async () => {
+    const journal = new GatedJournal();
+    const { log, releases, endTurn } = logWith(journal, [], 400);
+    log.emit(runStarted, 0);
+    await settle();
+    // One burst far over the cap, of small events: the first of them still fit.
+    for (let i = 1; i <= 20; i += 1) log.emit(tool(`t${i}`), 0);
+    endTurn();
+    await log.close();
+    expect(releases.flat()).toHaveLength(21);
+    const written = journal.written.flatMap((batch) => batch.entries.map((entry) => entry.seq));
+    expect(written.length).toBeGreaterThan(2);
+    expect(written.length).toBeLessThan(21);
+    const marker = journal.written.at(-1);
+    expect(marker).toMatchObject({ entries: [], full: true, fenceSeq: (written.at(-1) ?? 0) + 1 });
+    const order = canonicalOrder(await journal.read('thread', EXECUTION));
+    expect(order.epochs.get(2)?.full).toBe(true);
+    expect(continuationAfter(order, { epoch: 2, seq: 21, k: 0 })).toEqual({ kind: 'expired' });
+    expect(continuationAfter(order, { epoch: 2, seq: 1, k: 0 }).kind).toBe('entries');
+  });
+
+  it('stops at another producer’s fence: nothing more written or released, its readers ended as fenced', async () => {
+    const journal = new GatedJournal();
+    const { log, releases, endTurn, fenced } = logWith(journal);
+    log.emit(runStarted, 0);
+    await settle();
+    // A takeover fences epoch 2 after seq 1.
+    await journal.append('thread', { executionId: EXECUTION, epoch: 2, entries: [], fenceSeq: 2 });
+    log.emit(tool('t1'), 0);
+    endTurn();
+    await settle();
+    log.emit(tool('t2'), 0);
+    await log.close();
+    expect(releases.flat().map((record) => record.event.type)).toEqual(['RUN_STARTED']);
+    expect(journal.written.flatMap((batch) => batch.entries.map((entry) => entry.event.type))).toEqual(['RUN_STARTED']);
+    expect(fenced()).toBe(true);
+    expect(log.fenced).toBe(true);
   });
 });
 

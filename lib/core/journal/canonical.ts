@@ -5,6 +5,7 @@
  */
 import type { EpochStart, JournalBatch } from './batch.js';
 import { isRegenerableText } from './durability.js';
+import { batchKeyOf } from './journal-names.js';
 import { comparePositions, type Position } from './position.js';
 
 export interface CanonicalEntry extends Position {
@@ -33,7 +34,7 @@ export function canonicalOrder(batches: readonly JournalBatch[]): Canonical {
   const entries: CanonicalEntry[] = [];
   const epochs = new Map<number, EpochInfo>();
   for (const epoch of [...byEpoch.keys()].sort((a, b) => a - b)) {
-    const own = (byEpoch.get(epoch) ?? []).sort((a, b) => (a.entries[0]?.seq ?? 0) - (b.entries[0]?.seq ?? 0));
+    const own = (byEpoch.get(epoch) ?? []).sort((a, b) => batchKeyOf(a).firstSeq - batchKeyOf(b).firstSeq);
     const start = own.find((batch) => batch.start !== undefined)?.start;
     if (start?.kind === 'takeover') cutAt(entries, epochs, start.fromEpoch, start.fromSeq);
     let next = 1;
