@@ -135,17 +135,23 @@ describe('what is journaled when (docs/protocol.md §6.15)', () => {
     vi.useRealTimers();
   });
 
-  it('releases nothing before the epoch’s first batch, with its start, has landed', async () => {
+  it('sends a run’s RUN_STARTED at once and journals it with the epoch’s start in the first write that must land', async () => {
     const journal = new GatedJournal();
     journal.held = true;
-    const { log, releases } = logWith(journal);
+    const { log, releases, endTurn } = logWith(journal);
     log.emit(runStarted, 0);
     await settle();
-    expect(releases).toEqual([]);
+    expect(releases.flat().map((record) => record.event.type)).toEqual(['RUN_STARTED']);
+    expect(journal.written).toEqual([]);
+    log.emit(tool('t1'), 0);
+    endTurn();
+    await settle();
+    expect(releases.flat()).toHaveLength(1);
     journal.land();
     await settle();
-    expect(releases.flat().map((record) => record.event.type)).toEqual(['RUN_STARTED']);
-    expect(journal.written[0]).toMatchObject({ executionId: EXECUTION, epoch: 2, start: { kind: 'run', runId: 'r' }, entries: [{ seq: 1, k: 0, event: runStarted }] });
+    expect(releases.flat().map((record) => record.event.type)).toEqual(['RUN_STARTED', 'TOOL_CALL_START']);
+    expect(journal.written).toHaveLength(1);
+    expect(journal.written[0]).toMatchObject({ executionId: EXECUTION, epoch: 2, start: { kind: 'run', runId: 'r' }, entries: [{ seq: 1, k: 0, event: runStarted }, { seq: 2 }] });
   });
 
   it('sends text at once and journals it within a second, in one batch', async () => {
@@ -159,16 +165,17 @@ describe('what is journaled when (docs/protocol.md §6.15)', () => {
       await settle();
     }
     expect(releases.flat().map((record) => record.event.type)).toEqual(['RUN_STARTED', 'TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_CONTENT']);
-    expect(journal.written).toHaveLength(1);
+    expect(journal.written).toHaveLength(0);
     await vi.advanceTimersByTimeAsync(999);
-    expect(journal.written).toHaveLength(1);
+    expect(journal.written).toHaveLength(0);
     await vi.advanceTimersByTimeAsync(1);
-    expect(journal.written[1]?.entries.map((entry) => [entry.seq, entry.k])).toEqual([
+    expect(journal.written[0]?.entries.map((entry) => [entry.seq, entry.k])).toEqual([
+      [1, 0],
       [2, 1],
       [3, 2],
       [4, 3],
     ]);
-    expect(journal.written[1]?.start).toBeUndefined();
+    expect(journal.written[0]?.start).toEqual({ kind: 'run', runId: 'r' });
   });
 
   it('holds an event that opens a span, and everything after it, until a write holding it has landed', async () => {
@@ -189,8 +196,8 @@ describe('what is journaled when (docs/protocol.md §6.15)', () => {
     journal.land();
     await settle();
     expect(releases.flat().map((record) => record.event.type)).toEqual(['RUN_STARTED', 'TEXT_MESSAGE_CONTENT', 'TOOL_CALL_START', 'TEXT_MESSAGE_CONTENT']);
-    // The text before the tool went into the tool's write; the text after waits for the next flush.
-    expect(journal.written[1]?.entries.map((entry) => entry.event.type)).toEqual(['TEXT_MESSAGE_CONTENT', 'TOOL_CALL_START']);
+    // The run's start and the text before the tool went into the tool's write; the text after waits for the next flush.
+    expect(journal.written[0]?.entries.map((entry) => entry.event.type)).toEqual(['RUN_STARTED', 'TEXT_MESSAGE_CONTENT', 'TOOL_CALL_START']);
   });
 
   it('goes on without a journal that fails, and says so once', async () => {
@@ -255,15 +262,15 @@ describe('the cap and the fence (docs/design/reattach.md)', () => {
     const { log, releases, endTurn, fenced } = logWith(journal);
     log.emit(runStarted, 0);
     await settle();
-    // A takeover fences epoch 2 after seq 1.
-    await journal.append('thread', { executionId: EXECUTION, epoch: 2, entries: [], fenceSeq: 2 });
+    // A takeover fences epoch 2 before anything of it was journaled.
+    await journal.append('thread', { executionId: EXECUTION, epoch: 2, entries: [], fenceSeq: 1 });
     log.emit(tool('t1'), 0);
     endTurn();
     await settle();
     log.emit(tool('t2'), 0);
     await log.close();
     expect(releases.flat().map((record) => record.event.type)).toEqual(['RUN_STARTED']);
-    expect(journal.written.flatMap((batch) => batch.entries.map((entry) => entry.event.type))).toEqual(['RUN_STARTED']);
+    expect(journal.written.flatMap((batch) => batch.entries.map((entry) => entry.event.type))).toEqual([]);
     expect(fenced()).toBe(true);
     expect(log.fenced).toBe(true);
   });

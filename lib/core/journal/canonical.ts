@@ -81,13 +81,23 @@ function cutAt(entries: CanonicalEntry[], epochs: Map<number, EpochInfo>, fromEp
   }
 }
 
+/**
+ * Where a reader on a dead branch stands: the epoch it was on, the agent text it holds (`k`), and —
+ * changed as the reader is sent more — whether the run it holds open is still open to it.
+ */
+export interface Branch {
+  epoch: number;
+  k: number;
+  runOpen?: boolean;
+}
+
 export type Continuation =
   /**
    * What follows the reader's position in the order (possibly nothing yet). `branch` is set when the
    * position lay on a dead branch: from then on the reader already holds the agent text up to
    * `branch.k` of every epoch after `branch.epoch` (skipText).
    */
-  | { kind: 'entries'; entries: CanonicalEntry[]; branch?: { epoch: number; k: number } }
+  | { kind: 'entries'; entries: CanonicalEntry[]; branch?: Branch }
   /** The reader holds events the journal does not have (yet): its producer has not journaled them, or died first. */
   | { kind: 'ahead' }
   /** The position is older than what the journal keeps. */
@@ -108,8 +118,12 @@ export function continuationAfter(canonical: Canonical, position: Position | und
   }
   const info = epochs.get(position.epoch);
   if (info === undefined) {
-    const newest = Math.max(0, ...epochs.keys());
-    return position.epoch > newest ? { kind: 'ahead' } : { kind: 'expired' };
+    const later = [...epochs.keys()].filter((epoch) => epoch > position.epoch).sort((a, b) => a - b)[0];
+    if (later === undefined) return { kind: 'ahead' };
+    // The position's producer journaled nothing before a takeover forked from before it: a dead branch.
+    const start = epochs.get(later)?.start;
+    if (start?.kind !== 'takeover' || start.fromEpoch >= position.epoch) return { kind: 'expired' };
+    return deadBranch(entries, position);
   }
   if (position.seq <= info.lastSeq) {
     const index = entries.findIndex((entry) => comparePositions(entry, position) > 0);
@@ -119,6 +133,11 @@ export function continuationAfter(canonical: Canonical, position: Position | und
   if (info.full) return { kind: 'expired' };
   // Beyond what this epoch has in the order: a dead branch when a later epoch continues it.
   if (![...epochs.keys()].some((epoch) => epoch > position.epoch)) return { kind: 'ahead' };
+  return deadBranch(entries, position);
+}
+
+/** What a reader on a dead branch gets: the order after the fork, less what it holds (lessHeldText). */
+function deadBranch(entries: readonly CanonicalEntry[], position: Position): Continuation {
   const branch = { epoch: position.epoch, k: position.k };
   const later = entries.findIndex((entry) => entry.epoch > position.epoch);
   return { kind: 'entries', entries: later < 0 ? [] : lessHeldText(branch, entries.slice(later)), branch };
@@ -129,11 +148,20 @@ export function continuationAfter(canonical: Canonical, position: Position | und
  * regenerated delta wholly before its cursor is left out, one across it keeps only its part after
  * it (`k` is the cursor after a delta, so the delta began `delta.length` characters before).
  */
-export function lessHeldText(branch: { epoch: number; k: number } | undefined, entries: readonly CanonicalEntry[]): CanonicalEntry[] {
+export function lessHeldText(branch: Branch | undefined, entries: readonly CanonicalEntry[]): CanonicalEntry[] {
   if (branch === undefined) return [...entries];
   const kept: CanonicalEntry[] = [];
   for (const entry of entries) {
     const { event } = entry;
+    // A reader on a dead branch holds its run open (the run's end is journaled before it is sent):
+    // a takeover that started that run again — its start was never journaled — is not news to it.
+    if (branch.runOpen !== false && entry.epoch > branch.epoch) {
+      if (event.type === 'RUN_FINISHED' || event.type === 'RUN_ERROR') branch.runOpen = false;
+      else if (event.type === 'RUN_STARTED') {
+        branch.runOpen = false;
+        continue;
+      }
+    }
     if (entry.epoch <= branch.epoch || !isRegenerableText(event)) {
       kept.push(entry);
       continue;

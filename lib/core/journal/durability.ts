@@ -28,6 +28,9 @@ export function isRegenerableText(event: AguiEvent): event is Extract<AguiEvent,
 
 export function mustBeJournaledFirst(event: AguiEvent): boolean {
   switch (event.type) {
+    // A run's start goes with its first write that must land (a takeover that finds it missing
+    // starts the run again, and a reader that holds it skips that, canonical.ts `continuationAfter`).
+    case 'RUN_STARTED':
     case 'TEXT_MESSAGE_CONTENT':
     case 'REASONING_MESSAGE_CONTENT':
     case 'TOOL_CALL_ARGS':

@@ -240,7 +240,7 @@ export class EventLog {
         }
       }
     }
-    if (mustWrite || !this.startWritten) void this.write(true);
+    if (mustWrite || (!this.startWritten && this.options.start.kind === 'takeover')) void this.write(true);
     else this.scheduleFlush();
     this.releaseReady();
   }
@@ -343,7 +343,9 @@ export class EventLog {
 
   /** Releases every placed record not held back by a write that must land first. */
   private releaseReady(): void {
-    if (this.fenced || (!this.startWritten && !this.broken)) return;
+    // A takeover's fork point is durable before the epoch says anything (takeover.ts); a run's start
+    // goes with its first write that must land.
+    if (this.fenced || (!this.startWritten && !this.broken && this.options.start.kind === 'takeover')) return;
     while (this.barriers.length > 0 && (this.barriers[0] as number) <= this.durableSeq) this.barriers.shift();
     const holdFrom = this.barriers[0] ?? Number.POSITIVE_INFINITY;
     let count = 0;

@@ -7,7 +7,7 @@
  */
 import { errorFields } from '../error-fields.js';
 import type { EpochStart, JournalBatch } from '../journal/batch.js';
-import { atFullEnd, type Canonical, type CanonicalEntry, canonicalOrder, continuationAfter, lessHeldText, withLiveEpoch } from '../journal/canonical.js';
+import { atFullEnd, type Branch, type Canonical, type CanonicalEntry, canonicalOrder, continuationAfter, lessHeldText, withLiveEpoch } from '../journal/canonical.js';
 import { type EventLog, type LogRecord, recordOf } from '../journal/event-log.js';
 import { batchKeyOf } from '../journal/journal-names.js';
 import { comparePositions, executionTag, type Position } from '../journal/position.js';
@@ -59,7 +59,7 @@ export async function followExecution(deps: FollowDeps, target: FollowTarget, se
   let lastKey: BatchKey | undefined = batches.length > 0 ? batchKeyOf(batches.at(-1) as JournalBatch) : undefined;
   let delivered = target.position;
   let fromRunStart = delivered === undefined;
-  let branch: { epoch: number; k: number } | undefined;
+  let branch: Branch | undefined;
   let endSeenAt: number | undefined;
 
   // Records of the producer's log on this instance keep their SSE text: encoded once, for every reader.
