@@ -3,8 +3,9 @@
  * while frozen waits until it is thawed, then goes on — what a SIGSTOPped instance's I/O does
  * (docs/design/reattach.md "Races"). Other instances use the real store directly.
  */
-import type { BatchKey, DueEntry, EventJournal, ThreadStore } from '../../lib/core/ports.js';
+
 import type { JournalBatch } from '../../lib/core/journal/batch.js';
+import type { BatchKey, DueEntry, EventJournal, ThreadStore } from '../../lib/core/ports.js';
 
 export interface Freezable {
   store: ThreadStore;

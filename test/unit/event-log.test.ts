@@ -144,6 +144,8 @@ describe('what is journaled when (docs/protocol.md §6.15)', () => {
     expect(releases.flat().map((record) => record.event.type)).toEqual(['RUN_STARTED']);
     expect(journal.written).toEqual([]);
     log.emit(tool('t1'), 0);
+    // The burst is placed at the end of its turn; the write it must wait for starts at the end of the next.
+    endTurn();
     endTurn();
     await settle();
     expect(releases.flat()).toHaveLength(1);

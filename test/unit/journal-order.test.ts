@@ -134,13 +134,27 @@ describe('a reader whose producer journaled nothing before it was taken over (a 
   // Run r1 ended (epoch 1); run r2's producer (epoch 2) sent RUN_STARTED and text, journaled nothing, died;
   // the takeover (epoch 3) forked from r1's end and started r2 again.
   const batches: JournalBatch[] = [
-    { executionId: X, epoch: 1, start: { kind: 'run', runId: 'r1' }, entries: entries(1, [[started('r1'), 0], [finished('r1'), 0]]) },
+    {
+      executionId: X,
+      epoch: 1,
+      start: { kind: 'run', runId: 'r1' },
+      entries: entries(1, [
+        [started('r1'), 0],
+        [finished('r1'), 0],
+      ]),
+    },
     { executionId: X, epoch: 2, entries: [], fenceSeq: 1 },
     {
       executionId: X,
       epoch: 3,
       start: { kind: 'takeover', runId: 'r2', fromEpoch: 1, fromSeq: 2 },
-      entries: entries(1, [[started('r2'), 0], [textStart, 0], [text('Hello'), 5], [text(' world'), 11], [finished('r2'), 11]]),
+      entries: entries(1, [
+        [started('r2'), 0],
+        [textStart, 0],
+        [text('Hello'), 5],
+        [text(' world'), 11],
+        [finished('r2'), 11],
+      ]),
     },
   ];
   const order = canonicalOrder(batches);
@@ -160,6 +174,12 @@ describe('a reader whose producer journaled nothing before it was taken over (a 
 
   it('gives a reader without a position the run from the takeover’s start, and one from the ended run the next run whole', () => {
     const after = continuationAfter(order, { epoch: 1, seq: 2, k: 0 });
-    expect(after.kind === 'entries' ? after.entries.map((entry) => entry.event.type) : []).toEqual(['RUN_STARTED', 'TEXT_MESSAGE_START', 'TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_CONTENT', 'RUN_FINISHED']);
+    expect(after.kind === 'entries' ? after.entries.map((entry) => entry.event.type) : []).toEqual([
+      'RUN_STARTED',
+      'TEXT_MESSAGE_START',
+      'TEXT_MESSAGE_CONTENT',
+      'TEXT_MESSAGE_CONTENT',
+      'RUN_FINISHED',
+    ]);
   });
 });

@@ -46,7 +46,11 @@ function documentOf(threadId: string, executionId: string, fields: { epoch: numb
 const event = (type: string, fields: Record<string, unknown> = {}) => ({ type, timestamp: 1, ...fields }) as unknown as JournalBatch['entries'][number]['event'];
 
 function runBatch(executionId: string, epoch: number, runId: string, writtenAt: number, ending: 'RUN_FINISHED' | undefined): JournalBatch {
-  const events = [event('RUN_STARTED', { threadId: 't', runId }), event('TEXT_MESSAGE_START', { messageId: 'm', role: 'assistant' }), event('TEXT_MESSAGE_CONTENT', { messageId: 'm', delta: 'hi' })];
+  const events = [
+    event('RUN_STARTED', { threadId: 't', runId }),
+    event('TEXT_MESSAGE_START', { messageId: 'm', role: 'assistant' }),
+    event('TEXT_MESSAGE_CONTENT', { messageId: 'm', delta: 'hi' }),
+  ];
   if (ending) events.push(event('TEXT_MESSAGE_END', { messageId: 'm' }), event(ending, { threadId: 't', runId, outcome: { type: 'success' } }));
   return { executionId, epoch, start: { kind: 'run', runId }, entries: events.map((item, index) => ({ seq: index + 1, k: index < 2 ? 0 : 2, event: item })), writtenAt };
 }
@@ -131,7 +135,11 @@ describe('the sweeper', () => {
   it('moves a detached run’s entry to its new deadline when a reader elsewhere keeps it attached', async () => {
     const { store, journal, deps, at } = world();
     const [threadId, executionId] = [uniqueId('thread'), uniqueId('execution')];
-    await store.save(threadId, documentOf(threadId, executionId, { epoch: 1, activeRun: { runId: 'run-1', leaseId: 'lease-1', expiresAt: T0 + 30_000, detachedUntil: T0 + MINUTE } }), 0);
+    await store.save(
+      threadId,
+      documentOf(threadId, executionId, { epoch: 1, activeRun: { runId: 'run-1', leaseId: 'lease-1', expiresAt: T0 + 30_000, detachedUntil: T0 + MINUTE } }),
+      0,
+    );
     await journal.schedule({ kind: 'detached', threadId, executionId, dueAt: T0 });
     at(T0 + 1);
     await sweep(deps);

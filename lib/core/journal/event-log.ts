@@ -85,6 +85,7 @@ export class EventLog {
   private durableSeq = 0;
   private startWritten = false;
   private writing: Promise<void> | undefined;
+  private writeDue = false;
   private flushTimer: ReturnType<typeof setTimeout> | undefined;
   private broken = false;
   private bytes = 0;
@@ -240,9 +241,23 @@ export class EventLog {
         }
       }
     }
-    if (mustWrite || (!this.startWritten && this.options.start.kind === 'takeover')) void this.write(true);
+    if (mustWrite || (!this.startWritten && this.options.start.kind === 'takeover')) this.writeSoon();
     else this.scheduleFlush();
     this.releaseReady();
+  }
+
+  /**
+   * A write that must land, started once the current turn of the event loop is done: what else the
+   * turn places (a run's closing events and its terminal one, emitted together) goes in the same
+   * write (docs/design/reattach.md "Cost").
+   */
+  private writeSoon(): void {
+    if (this.writeDue) return;
+    this.writeDue = true;
+    this.options.defer(() => {
+      this.writeDue = false;
+      void this.write(true);
+    });
   }
 
   private scheduleFlush(): void {
@@ -314,7 +329,14 @@ export class EventLog {
     const nextSeq = (fit.at(-1)?.seq ?? (batch.entries[0]?.seq ?? this.seq + 1) - 1) + 1;
     try {
       if (fit.length > 0 || batch.start) await this.options.journal?.append(this.options.threadId, { ...batch, entries: fit });
-      await this.options.journal?.append(this.options.threadId, { executionId: batch.executionId, epoch: batch.epoch, entries: [], fenceSeq: nextSeq, full: true, writtenAt: batch.writtenAt });
+      await this.options.journal?.append(this.options.threadId, {
+        executionId: batch.executionId,
+        epoch: batch.epoch,
+        entries: [],
+        fenceSeq: nextSeq,
+        full: true,
+        writtenAt: batch.writtenAt,
+      });
       this.bytes = bytes;
       this.startWritten = true;
       this.durableSeq = fit.at(-1)?.seq ?? this.durableSeq;
