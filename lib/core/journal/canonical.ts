@@ -30,7 +30,11 @@ export interface Canonical {
 /** Orders the batches of one execution (any order, duplicates allowed). */
 export function canonicalOrder(batches: readonly JournalBatch[]): Canonical {
   const byEpoch = new Map<number, JournalBatch[]>();
-  for (const batch of batches) byEpoch.set(batch.epoch, [...(byEpoch.get(batch.epoch) ?? []), batch]);
+  for (const batch of batches) {
+    const own = byEpoch.get(batch.epoch);
+    if (own) own.push(batch);
+    else byEpoch.set(batch.epoch, [batch]);
+  }
   const entries: CanonicalEntry[] = [];
   const epochs = new Map<number, EpochInfo>();
   for (const epoch of [...byEpoch.keys()].sort((a, b) => a - b)) {

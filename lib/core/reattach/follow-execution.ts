@@ -23,8 +23,8 @@ export interface FollowDeps {
   localLog: (executionId: string) => EventLog | undefined;
   /** The thread document as stored now (undefined: gone). */
   readThread: () => Promise<ThreadDocument | undefined>;
-  /** Takes the live run over (takeover.ts); resolves with this instance's log, undefined when someone else did or it ended. */
-  takeOver: () => Promise<EventLog | undefined>;
+  /** Takes the live run over (takeover.ts); resolves with this instance's log and the order it forked from, undefined when someone else did or it ended. */
+  takeOver: () => Promise<{ log: EventLog; order: Canonical } | undefined>;
   clock: () => number;
   /** How often the journal and the document are read again while the run streams elsewhere. */
   pollMs: number;
@@ -117,12 +117,13 @@ export async function followExecution(deps: FollowDeps, target: FollowTarget, se
     }
     const live = document?.activeRun && document.execution.executionId === target.executionId;
     if (live && runToTakeOver(document, target.executionId, deps.clock())) {
-      const log = await deps.takeOver().catch((error: unknown) => {
+      const taken = await deps.takeOver().catch((error: unknown) => {
         deps.logger.warn('could not take the run over', { error: errorFields(error) });
         return undefined;
       });
-      if (log) {
-        if (await followLocal(log, canonicalOrder(await readAll()))) return;
+      if (taken) {
+        // The takeover read the journal behind its fence: that order, not a second read.
+        if (await followLocal(taken.log, taken.order)) return;
         await readMore();
         continue;
       }
@@ -152,11 +153,6 @@ export async function followExecution(deps: FollowDeps, target: FollowTarget, se
     if (more.length > 0) lastKey = batchKeyOf(more.at(-1) as JournalBatch);
   }
 
-  async function readAll(): Promise<JournalBatch[]> {
-    const all = await deps.journal.read(target.threadId, target.executionId);
-    batches.splice(0, batches.length, ...all);
-    return all;
-  }
 
   /**
    * Joins the producer's log on this instance: the journal for earlier epochs, the log's own records

@@ -9,7 +9,7 @@
  */
 import { errorFields } from '../error-fields.js';
 import type { Language } from '../i18n/catalogue.js';
-import { canonicalOrder } from '../journal/canonical.js';
+import { type Canonical, canonicalOrder } from '../journal/canonical.js';
 import type { EventLog, EventLogOptions } from '../journal/event-log.js';
 import { fenceEpoch } from '../journal/fence.js';
 import { openSpansOfLastRun } from '../journal/open-spans.js';
@@ -41,8 +41,14 @@ export interface TakeoverTarget {
   signal: AbortSignal;
 }
 
+/** The run's new log on this instance, and the journal's order it forked from (read once, behind the fence). */
+export interface TakenOver {
+  log: EventLog;
+  order: Canonical;
+}
+
 /** Resolves with the run's new log on this instance, or undefined when there was nothing to take (another reader took it, or it ended). */
-export async function takeOver(deps: TakeoverDeps, target: TakeoverTarget): Promise<EventLog | undefined> {
+export async function takeOver(deps: TakeoverDeps, target: TakeoverTarget): Promise<TakenOver | undefined> {
   const leaseId = deps.newId();
   const outcome = await compareAndSwap(deps.store, target.threadId, ({ document }) => {
     if (!document || !runToTakeOver(document, target.executionId, deps.clock())) return { value: false };
@@ -92,7 +98,7 @@ export async function takeOver(deps: TakeoverDeps, target: TakeoverTarget): Prom
   void followRun(session, { signal: target.signal, resumable: deps.resumable(log) }, (signal) => streamTakeover(session, signal))
     .catch((error: unknown) => logger.error('takeover failed unexpectedly', { error: errorFields(error) }))
     .finally(() => deps.closeLog(log));
-  return log;
+  return { log, order };
 }
 
 /**
