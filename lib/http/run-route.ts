@@ -17,7 +17,6 @@ import type { RouteDeps } from './app.js';
 import { guidanceResponse } from './guidance-response.js';
 import { rejectionResponse } from './rejection-log.js';
 import { readProtectedJson } from './request-guards.js';
-import { endRunLog, openRunLog, resumableRun } from './run-log.js';
 import { sseResponse } from './sse.js';
 import { storeOf } from './store-of.js';
 import { follow } from './subscribe-route.js';
@@ -63,7 +62,7 @@ export async function handleRun(request: Request, signal: AbortSignal, deps: Rou
     return sseResponse(
       async (send, runSignal) => {
         // The run's events are placed, journaled and released by its execution's log (docs/protocol.md §6.15).
-        const log = openRunLog(deps.liveLogs, {
+        const log = deps.logs.open({
           journal: store.journal,
           threadId: runRequest.threadId,
           executionId: thread.executionId,
@@ -81,7 +80,7 @@ export async function handleRun(request: Request, signal: AbortSignal, deps: Rou
           end: () => undefined,
         };
         log.join(caller);
-        const resumable = resumableRun(log, store, config.detachGraceMs ?? 0, deps.liveLogs);
+        const resumable = deps.logs.resumable(log, store, config.detachGraceMs ?? 0);
         // A resumable run counts its readers (docs/protocol.md §6.15); otherwise the caller reads to the
         // end — a client cut off by a shutdown still gets the terminal event (§6.8).
         if (resumable.graceMs > 0) runSignal.addEventListener('abort', () => log.leave(caller), { once: true });
@@ -100,7 +99,7 @@ export async function handleRun(request: Request, signal: AbortSignal, deps: Rou
             await follow(deps, store, { threadId: runRequest.threadId, executionId: thread.executionId, language, batches: [], position: last }, send, runSignal, runLogger);
           }
         } finally {
-          await endRunLog(deps.liveLogs, store, { threadId: runRequest.threadId, executionId: thread.executionId, log }, deps.clock, runLogger);
+          await deps.logs.close({ threadId: runRequest.threadId, executionId: thread.executionId, log, store, logger: runLogger });
           release();
         }
       },

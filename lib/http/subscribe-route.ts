@@ -10,11 +10,11 @@
 import { randomUUID } from 'node:crypto';
 import { translate } from '../core/i18n/catalogue.js';
 import { languageFromAcceptLanguage } from '../core/i18n/language.js';
-import type { EventLog } from '../core/journal/event-log.js';
 import { parseObservationRequest } from '../core/observe/observation-request.js';
 import { observeExecution } from '../core/observe/observe-execution.js';
 import type { Logger, ThreadStore } from '../core/ports.js';
 import { admitReattach } from '../core/reattach/admit-reattach.js';
+import { unjournaledLog } from '../core/reattach/execution-logs.js';
 import { followExecution } from '../core/reattach/follow-execution.js';
 import { requestedPosition } from '../core/reattach/requested-position.js';
 import { takeOver } from '../core/reattach/takeover.js';
@@ -24,7 +24,6 @@ import { eventFactory } from '../core/translate/events.js';
 import type { RouteDeps } from './app.js';
 import { rejectionResponse } from './rejection-log.js';
 import { readProtectedJson } from './request-guards.js';
-import { endRunLog, openRunLog, resumableRun, unjournaledLog } from './run-log.js';
 import { type SendRecords, sseResponse } from './sse.js';
 import { storeOf } from './store-of.js';
 import { startSweeper } from './sweeper.js';
@@ -47,8 +46,8 @@ export async function handleSubscribe(request: Request, signal: AbortSignal, exe
     leave = deps.liveStreams.enter();
     const store = storeOf(deps, request);
     startSweeper(deps);
-    const local = deps.liveLogs.of(executionId);
-    const producer = local && !local.fenced ? { epoch: local.epoch, lastSeq: local.lastPosition?.seq ?? 0 } : undefined;
+    const local = deps.logs.find(executionId);
+    const producer = local ? { epoch: local.epoch, lastSeq: local.lastPosition?.seq ?? 0 } : undefined;
     const reattach = await admitReattach(store, observed, position, producer);
     const observeLogger = logger.child({ threadId: observed.threadId, runId: observed.runId, executionId, observer: true });
     const release = leave;
@@ -108,7 +107,7 @@ export async function follow(deps: RouteDeps, store: ThreadStore, target: Follow
   await followExecution(
     {
       journal,
-      localLog: (executionId) => deps.liveLogs.of(executionId),
+      localLog: (executionId) => deps.logs.find(executionId),
       readThread: async () => (await readThread(store, target.threadId)).document,
       takeOver: () =>
         takeOver(
@@ -120,9 +119,8 @@ export async function follow(deps: RouteDeps, store: ThreadStore, target: Follow
             leaseTtlMs: config.leaseTtlMs,
             leaseRenewMs: config.leaseRenewMs,
             store,
-            openLog: (options) => openRunLog(deps.liveLogs, { ...options, logger }),
-            closeLog: (log: EventLog) => endRunLog(deps.liveLogs, store, { threadId: target.threadId, executionId: target.executionId, log }, deps.clock, logger),
-            resumable: (log) => resumableRun(log, store, config.detachGraceMs ?? 0, deps.liveLogs),
+            logs: deps.logs,
+            graceMs: config.detachGraceMs ?? 0,
           },
           { threadId: target.threadId, executionId: target.executionId, language: target.language, signal },
         ),

@@ -17,13 +17,11 @@
  * needs the cursor to tell whether it holds a START.
  */
 import { type AguiEvent, CUSTOM_TOOL_PROGRESS } from '../translate/events.js';
-
-/** Pipeline text and reasoning ids (docs/protocol.md §8.3): not in the task's history. */
-const PIPELINE_MESSAGE = /^pipeline-message:/;
+import { isPipelineText } from '../translate/pipeline/message-ids.js';
 
 /** Agent text a takeover can regenerate from the kernel's task history. */
 export function isRegenerableText(event: AguiEvent): event is Extract<AguiEvent, { type: 'TEXT_MESSAGE_CONTENT' }> {
-  return event.type === 'TEXT_MESSAGE_CONTENT' && !PIPELINE_MESSAGE.test(event.messageId);
+  return event.type === 'TEXT_MESSAGE_CONTENT' && !isPipelineText(event.messageId);
 }
 
 export function mustBeJournaledFirst(event: AguiEvent): boolean {

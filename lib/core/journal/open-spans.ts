@@ -5,10 +5,8 @@
  * closes them with the same translator (`RunTranslator.restore`, `closeSpans`).
  */
 import { type AguiEvent, CUSTOM_SESSION } from '../translate/events.js';
+import { isPipelineReasoning, isPipelineText } from '../translate/pipeline/message-ids.js';
 import type { Canonical } from './canonical.js';
-
-const PIPELINE_TEXT = /^pipeline-message:/;
-const PIPELINE_REASONING = /^reasoning-pipeline-message:/;
 
 export interface OpenSpans {
   /** The agent text message left open, if any. */
@@ -49,7 +47,7 @@ export function openSpans(events: readonly AguiEvent[]): OpenSpans {
         text.add(event.messageId);
         break;
       case 'TEXT_MESSAGE_CONTENT':
-        if (!PIPELINE_TEXT.test(event.messageId)) agentTextEmitted = true;
+        if (!isPipelineText(event.messageId)) agentTextEmitted = true;
         break;
       case 'TEXT_MESSAGE_END':
         text.delete(event.messageId);
@@ -83,8 +81,8 @@ export function openSpans(events: readonly AguiEvent[]): OpenSpans {
       default:
     }
   }
-  const agentText = [...text].filter((id) => !PIPELINE_TEXT.test(id));
-  const agentReasoning = [...reasoning].filter((id) => !PIPELINE_REASONING.test(id));
+  const agentText = [...text].filter((id) => !isPipelineText(id));
+  const agentReasoning = [...reasoning].filter((id) => !isPipelineReasoning(id));
   return {
     textMessageId: agentText.at(-1),
     agentTextEmitted,
@@ -92,8 +90,8 @@ export function openSpans(events: readonly AguiEvent[]): OpenSpans {
     toolsStarted: [...started],
     toolsOpen: [...open],
     toolsResulted: [...resulted],
-    pipelineText: [...text].filter((id) => PIPELINE_TEXT.test(id)),
-    pipelineReasoning: [...reasoning].filter((id) => PIPELINE_REASONING.test(id)),
+    pipelineText: [...text].filter(isPipelineText),
+    pipelineReasoning: [...reasoning].filter(isPipelineReasoning),
     steps: [...steps],
     sessionEmitted,
   };

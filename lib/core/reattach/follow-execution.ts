@@ -153,7 +153,6 @@ export async function followExecution(deps: FollowDeps, target: FollowTarget, se
     if (more.length > 0) lastKey = batchKeyOf(more.at(-1) as JournalBatch);
   }
 
-
   /**
    * Joins the producer's log on this instance: the journal for earlier epochs, the log's own records
    * for its epoch (released, journaled or not), then every later release, until the log ends.

@@ -10,27 +10,26 @@
 import { errorFields } from '../error-fields.js';
 import type { Language } from '../i18n/catalogue.js';
 import { type Canonical, canonicalOrder } from '../journal/canonical.js';
-import type { EventLog, EventLogOptions } from '../journal/event-log.js';
+import type { EventLog } from '../journal/event-log.js';
 import { fenceEpoch } from '../journal/fence.js';
 import { openSpansOfLastRun } from '../journal/open-spans.js';
 import type { ThreadStore } from '../ports.js';
 import type { RunRequest } from '../protocol/run-request.js';
-import { followRun, type Resumable } from '../run/run-lifecycle.js';
+import { followRun } from '../run/run-lifecycle.js';
 import { type RunDeps, RunSession } from '../run/run-session.js';
 import { RunThread } from '../run/run-thread.js';
 import { compareAndSwap } from '../thread/compare-and-swap.js';
 import { runToTakeOver, takeOverRun } from '../thread/detach-transitions.js';
 import type { ThreadDocument } from '../thread/document.js';
+import type { ExecutionLogs } from './execution-logs.js';
 import { streamTakeover } from './stream-takeover.js';
 
 export interface TakeoverDeps extends RunDeps {
   store: ThreadStore;
-  /** A new event log registered on this instance (lib/http/run-log.ts). */
-  openLog: (options: Omit<EventLogOptions, 'defer' | 'flushMs' | 'maxBytes' | 'logger'>) => EventLog;
-  /** Ends the log and forgets it; then the journal's expiry is scheduled. */
-  closeLog: (log: EventLog) => Promise<void>;
-  /** What the run needs to outlive its new reader (lib/http/run-log.ts `resumableRun`), given its log. */
-  resumable: (log: EventLog) => Resumable;
+  /** The instance's event logs: the takeover's log is opened, closed and handed over there like a run's. */
+  logs: ExecutionLogs;
+  /** The detach grace the run keeps when its new reader leaves. */
+  graceMs: number;
 }
 
 export interface TakeoverTarget {
@@ -66,12 +65,13 @@ export async function takeOver(deps: TakeoverDeps, target: TakeoverTarget): Prom
   const lastStart = order.entries.findLast((entry) => entry.event.type === 'RUN_STARTED')?.event;
   const startJournaled = lastStart?.type === 'RUN_STARTED' && lastStart.runId === runId;
   const spans = startJournaled ? openSpansOfLastRun(order) : undefined;
-  const log = deps.openLog({
+  const log = deps.logs.open({
     journal,
     threadId: target.threadId,
     executionId: target.executionId,
     epoch,
     start: { kind: 'takeover', runId, fromEpoch: fork?.epoch ?? epoch - 1, fromSeq: fork?.seq ?? 0 },
+    logger: deps.logger,
   });
   // The fork point is durable before the new epoch says anything (docs/protocol.md §6.15).
   await log.open();
@@ -95,9 +95,9 @@ export async function takeOver(deps: TakeoverDeps, target: TakeoverTarget): Prom
     session.emit(session.runStarted());
     session.emitAll(session.translator.reopenSteps());
   }
-  void followRun(session, { signal: target.signal, resumable: deps.resumable(log) }, (signal) => streamTakeover(session, signal))
+  void followRun(session, { signal: target.signal, resumable: deps.logs.resumable(log, deps.store, deps.graceMs) }, (signal) => streamTakeover(session, signal))
     .catch((error: unknown) => logger.error('takeover failed unexpectedly', { error: errorFields(error) }))
-    .finally(() => deps.closeLog(log));
+    .finally(() => deps.logs.close({ threadId: target.threadId, executionId: target.executionId, log, store: deps.store, logger }));
   return { log, order };
 }
 
