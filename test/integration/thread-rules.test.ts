@@ -10,6 +10,7 @@ import type { FileThreadStore } from '../../lib/adapters/file-store/file-store.j
 import { contextIdFor } from '../../lib/core/a2a/outbound.js';
 import { threadKey } from '../../lib/core/thread/thread-key.js';
 import { runBody, uniqueId } from '../support/fixtures.js';
+import { readUntil } from '../support/read-until.js';
 import { readSse, types } from '../support/sse.js';
 import { type Stack, startStack } from '../support/stack.js';
 
@@ -151,9 +152,7 @@ describe('disconnects and heartbeats', () => {
       body: JSON.stringify(runBody({ threadId, text: 'long' })),
       signal: controller.signal,
     });
-    const reader = response.body!.getReader();
-    let seen = '';
-    while (!seen.includes('TEXT_MESSAGE_CONTENT')) seen += new TextDecoder().decode((await reader.read()).value);
+    const { text: seen } = await readUntil(response, 'TEXT_MESSAGE_CONTENT');
     const taskId = /"taskId":"([^"]+)"/.exec(seen)?.[1];
     controller.abort();
     let document: Record<string, unknown> = {};
