@@ -79,12 +79,16 @@ describe('identity and idempotency', () => {
 });
 
 describe('the active-run lease', () => {
-  it('answers 409 THREAD_BUSY while a run streams, and admits the next run right after it ends', async () => {
+  it('answers 409 THREAD_BUSY naming the live run while a run streams, and admits the next run right after it ends', async () => {
     const threadId = uniqueId('thread');
-    const live = await stack.post('/', runBody({ threadId, text: 'silence' }));
+    const runId = uniqueId('run');
+    const live = await stack.post('/', runBody({ threadId, runId, text: 'silence' }));
     const busy = await stack.post('/', runBody({ threadId }));
     expect(busy.status).toBe(409);
-    expect(await errorCode(busy)).toBe('THREAD_BUSY');
+    const { executionId } = ((await stack.store.load(threadId))?.document as { execution: { executionId: string } }).execution;
+    expect(await busy.json()).toEqual({
+      error: { code: 'THREAD_BUSY', message: 'Another run is already active on this thread.', details: { executionId, runId, state: 'live' } },
+    });
     const finished = await readSse(live);
     expect(finished.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED' });
     expect((await stack.run(runBody({ threadId }))).status).toBe(200);
