@@ -17,7 +17,8 @@ import { assertValidAgUiStream } from '../support/agui-oracle.js';
 import { uniqueId } from '../support/fixtures.js';
 import { subscribe } from '../support/observe.js';
 import { ossStore } from '../support/oss.js';
-import { readRecords, type SseRecordWithId, textOfRecords } from '../support/sse-records.js';
+import { StreamText } from '../support/read-until.js';
+import { readRecords, recordsOfText, type SseRecordWithId, textOfRecords } from '../support/sse-records.js';
 import { startTwoInstances, type TwoInstances } from '../support/two-instances.js';
 import { until } from '../support/until.js';
 import { describeWithKernel, iacCodeIn, kernelTaskReaches, useKernel } from './support/kernel-suite.js';
@@ -122,13 +123,13 @@ describeWithKernel('runs that outlive their connection, with the real kernel', (
       const threadId = uniqueId('thread');
       const runId = uniqueId('run');
       const response = await fetch(`${instances.a.url}/`, runRequest(threadId, runId, iacCodeIn(workspace)));
-      const reading = readRecords(response).then(({ records }) => records);
+      const live = new StreamText(response);
       const store = ossStore(instances.oss);
-      // Once the task id is durable, a few deltas, then the owner's instance is killed under its client.
+      // Once the task id is durable and its client read a few deltas, the owner's instance is killed under it.
       await until(async () => ((await store.load(threadId))?.document as { execution?: { taskId?: string | null } } | undefined)?.execution?.taskId != null, 30_000, 100);
-      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      await live.until((text) => /^part 0 part 1 /.test(textOfRecords(recordsOfText(text))), { what: 'the first two parts', timeoutMs: 30_000 });
       await instances.a.stop('SIGKILL');
-      const received = await reading;
+      const received = recordsOfText(await live.rest());
       expect(received.map((record) => record.event.type)).not.toContain('RUN_FINISHED');
       expect(textOfRecords(received)).toMatch(/^part 0 part 1 /);
       const { executionId, taskId } = sessionOf(received);

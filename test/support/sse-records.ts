@@ -11,6 +11,11 @@ export interface SseRecordWithId {
   event: Record<string, unknown> & { type: string };
 }
 
+/** The complete records of a stream's text read so far (an unfinished last one left out). */
+export function recordsOfText(text: string): SseRecordWithId[] {
+  return parseRecords(text).records;
+}
+
 /** Parses complete records (`id:` and `data:` lines) out of `text`; returns them and the unfinished rest. */
 function parseRecords(text: string): { records: SseRecordWithId[]; rest: string } {
   const blocks = text.split('\n\n');

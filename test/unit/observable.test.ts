@@ -4,7 +4,7 @@
  * identity mismatch is 404 or 409, in the peer's order.
  */
 import { describe, expect, it } from 'vitest';
-import { AdapterError } from '../../lib/core/errors.js';
+import { AdapterError, type FieldIssue } from '../../lib/core/errors.js';
 import { decideObservation, liveTaskOf } from '../../lib/core/observe/observable.js';
 import { parseObservationRequest } from '../../lib/core/observe/observation-request.js';
 import { newExecution, type ThreadDocument } from '../../lib/core/thread/document.js';
@@ -86,7 +86,7 @@ describe('deciding an observation', () => {
       throw new Error('accepted');
     })();
     expect(error.code).toBe('INVALID_INPUT');
-    expect(error.details?.map((detail) => detail.path).sort()).toEqual(['other', 'rosInvocationId', 'runId', 'threadId']);
+    expect((error.details as FieldIssue[] | undefined)?.map((detail) => detail.path).sort()).toEqual(['other', 'rosInvocationId', 'runId', 'threadId']);
     expect(parseObservationRequest({ threadId: 't', runId: 'r', rosInvocationId: 'i', afterSequence: 7 }, 'e')).toEqual({
       executionId: 'e',
       afterSequence: 7,
