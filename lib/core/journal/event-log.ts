@@ -125,9 +125,11 @@ export class EventLog {
       this.gathered.push({ event, k });
       return;
     }
-    this.place([{ event, k }]);
+    // The burst is placed before the write this event may start (both at the end of the turn), so
+    // events emitted together — a span's two starts — are journaled together.
     this.gathered = [];
     this.options.defer(() => this.placeBurst());
+    this.place([{ event, k }]);
   }
 
   /**

@@ -110,7 +110,11 @@ export async function followExecution(deps: FollowDeps, target: FollowTarget, se
       branch ??= view.branch;
       deliver(view.entries);
     }
-    if (endedHere(document, target.executionId, order)) return;
+    if (endedHere(document, target.executionId, order)) {
+      // The run ended short of the event the reader names: no producer placed it.
+      if (view.kind === 'ahead') fail('the run ended before the event this reader names');
+      return;
+    }
     if (atFullEnd(order, delivered)) {
       fail('the run went past its journal’s cap: the rest of it is in no journal');
       return;

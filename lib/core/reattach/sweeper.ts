@@ -162,9 +162,11 @@ async function journalTheEnd(deps: SweepDeps, journal: EventJournal, entry: DueE
  */
 async function expireJournal(deps: SweepDeps, journal: EventJournal, entry: DueEntry): Promise<void> {
   const now = deps.clock();
+  // The journal first, then the document: a run admitted before the read is live in the document;
+  // one admitted after it has no batch in what is deleted (only epochs read are).
+  const batches = await journal.read(entry.threadId, entry.executionId);
   const document = (await deps.store.load(entry.threadId))?.document as ThreadDocument | undefined;
   const live = document?.activeRun !== undefined && document?.activeRun !== null && document.execution?.executionId === entry.executionId;
-  const batches = await journal.read(entry.threadId, entry.executionId);
   const newest = Math.max(0, ...batches.map((batch) => batch.writtenAt ?? 0));
   const keepUntil = live ? now + deps.retentionMs : newest + deps.retentionMs;
   if (keepUntil > now) {
