@@ -51,19 +51,33 @@ export interface FieldIssue {
   message: string;
 }
 
+/**
+ * Who holds a busy thread (`THREAD_BUSY`'s details, docs/protocol.md §2.2): the run to reattach to
+ * (subscribe) or to stop (cancel), whether its caller is still reading it, and — for a detached one —
+ * until when it is kept for a reader to come back before it is cancelled.
+ */
+export interface ThreadHolder {
+  executionId: string;
+  runId: string;
+  state: 'live' | 'detached';
+  /** Epoch milliseconds; only on a detached run. */
+  detachedUntil?: number;
+}
+
 export class AdapterError extends Error {
   readonly code: ErrorCode;
   readonly messageKey: MessageKey;
-  readonly details: FieldIssue[] | undefined;
+  /** INVALID_INPUT: every failing field; THREAD_BUSY: the run holding the thread. */
+  readonly details: FieldIssue[] | ThreadHolder | undefined;
   /** A stable name for why, answered beside the message (`error.reason`): a refused token's (docs/protocol.md §1.2). */
   readonly reason: string | undefined;
 
-  constructor(code: ErrorCode, messageKey: MessageKey, details?: FieldIssue[], options?: { cause?: unknown; reason?: string }) {
+  constructor(code: ErrorCode, messageKey: MessageKey, details?: FieldIssue[] | ThreadHolder, options?: { cause?: unknown; reason?: string }) {
     super(`${code}: ${messageKey}`, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'AdapterError';
     this.code = code;
     this.messageKey = messageKey;
-    this.details = details && details.length > 0 ? details : undefined;
+    this.details = Array.isArray(details) && details.length === 0 ? undefined : details;
     this.reason = options?.reason;
   }
 }

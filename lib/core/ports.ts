@@ -66,12 +66,15 @@ export interface EventJournal {
   append(threadId: string, batch: JournalBatch): Promise<void>;
   /** The execution's batches after `after` (all of them without it), ordered by key; [] when none. */
   read(threadId: string, executionId: string, after?: BatchKey): Promise<JournalBatch[]>;
-  /** Deletes every batch of the execution (idempotent). */
-  remove(threadId: string, executionId: string): Promise<void>;
+  /**
+   * Deletes the execution's batches (idempotent): every one, or — `throughEpoch` — those of that
+   * epoch and before, so that a run admitted since the caller looked keeps its own.
+   */
+  remove(threadId: string, executionId: string, throughEpoch?: number): Promise<void>;
   /** Adds a due entry; `replacing` (the same kind and execution, an earlier dueAt) is removed after. */
   schedule(entry: DueEntry, replacing?: DueEntry): Promise<void>;
   unschedule(entry: DueEntry): Promise<void>;
-  /** Due entries with dueAt ≤ now, earliest first, at most `limit`. */
+  /** Due entries with dueAt ≤ now, earliest first, at most `limit`; an entry that names no thread is deleted, not returned. */
   due(now: number, limit: number): Promise<DueEntry[]>;
 }
 

@@ -9,12 +9,12 @@ import type { Language } from '../core/i18n/catalogue.js';
 import { languageFromAcceptLanguage } from '../core/i18n/language.js';
 import { onceUntilFailure } from '../core/once-until-failure.js';
 import type { A2AKernel, ImageCodec, Logger, ThreadStore, TokenVerifier } from '../core/ports.js';
+import { type ExecutionLogs, InstanceLogs } from '../core/reattach/execution-logs.js';
 import type { Secret } from '../core/secret.js';
 // Type only: the console's code is loaded by the start-up path only when it is enabled.
 import type { ConsoleRoute } from './console-route.js';
 import { type CorsOrigins, preflightResponse, withCors } from './cors.js';
 import { JSON_HEADERS, jsonResponse } from './json-response.js';
-import { LiveLogs } from './live-logs.js';
 import { LiveStreamGate } from './live-stream-gate.js';
 import { handlePreStop, isPreStopCall, logUnmarkedPreStop, PRE_STOP_PATH, type PreStopDrain } from './pre-stop-route.js';
 
@@ -119,21 +119,21 @@ export interface PlainResponse {
 /** What the route handlers get: the app's dependencies, the instance's live-stream gate and the event logs it produces. */
 export interface RouteDeps extends AppDeps {
   liveStreams: LiveStreamGate;
-  liveLogs: LiveLogs;
+  logs: ExecutionLogs;
 }
 
 const CANCEL_PATH = /^\/extensions\/iac-code\/v1\/executions\/([^/]+)\/cancel$/;
 const SUBSCRIBE_PATH = /^\/extensions\/iac-code\/v1\/executions\/([^/]+)\/subscribe$/;
 
 export function createApp(appDeps: AppDeps): App {
-  const deps: RouteDeps = { ...appDeps, liveStreams: new LiveStreamGate(appDeps.config.maxActiveRuns), liveLogs: new LiveLogs() };
+  const deps: RouteDeps = { ...appDeps, liveStreams: new LiveStreamGate(appDeps.config.maxActiveRuns), logs: new InstanceLogs(appDeps.clock) };
   const corsOrigins = deps.config.corsOrigins ?? [];
   return {
     async fetch(request: Request, signal: AbortSignal = request.signal): Promise<Response> {
       return withCors(await dispatch(request, signal, deps, corsOrigins), request, corsOrigins);
     },
     stopping(): void {
-      deps.liveLogs.stopping();
+      deps.logs.stopping();
     },
     plain(method: string, target: string): PlainResponse | undefined {
       // With CORS on, every answer carries `vary: origin` (cors.ts): those go through fetch.

@@ -8,10 +8,10 @@ import { callerLogFields } from '../core/caller.js';
 import type { Language } from '../core/i18n/catalogue.js';
 import type { Logger, ThreadStore } from '../core/ports.js';
 import type { RunRequest } from '../core/protocol/run-request.js';
+import { unjournaledLog } from '../core/reattach/execution-logs.js';
 import { admitGuidance } from '../core/run/admit-guidance.js';
 import { runGuidance } from '../core/run/guidance-run.js';
 import type { AppDeps } from './app.js';
-import { unjournaledLog } from './run-log.js';
 import { sseResponse } from './sse.js';
 
 export async function guidanceResponse(

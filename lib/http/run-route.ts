@@ -6,6 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import { callerLogFields } from '../core/caller.js';
 import { languageFromAcceptLanguage, preferredLanguageOf } from '../core/i18n/language.js';
+import type { LogRecord } from '../core/journal/event-log.js';
+import type { Position } from '../core/journal/position.js';
 import type { Logger } from '../core/ports.js';
 import { parseRunRequest } from '../core/protocol/run-request.js';
 import { downsampleUserImages } from '../core/protocol/user-images.js';
@@ -16,9 +18,9 @@ import type { RouteDeps } from './app.js';
 import { guidanceResponse } from './guidance-response.js';
 import { rejectionResponse } from './rejection-log.js';
 import { readProtectedJson } from './request-guards.js';
-import { endRunLog, openRunLog, resumableRun } from './run-log.js';
 import { sseResponse } from './sse.js';
 import { storeOf } from './store-of.js';
+import { follow } from './subscribe-route.js';
 import { startSweeper } from './sweeper.js';
 
 export const MAX_RUN_BODY_BYTES = 12 * 1024 * 1024;
@@ -61,7 +63,7 @@ export async function handleRun(request: Request, signal: AbortSignal, deps: Rou
     return sseResponse(
       async (send, runSignal) => {
         // The run's events are placed, journaled and released by its execution's log (docs/protocol.md §6.15).
-        const log = openRunLog(deps.liveLogs, {
+        const log = deps.logs.open({
           journal: store.journal,
           threadId: runRequest.threadId,
           executionId: thread.executionId,
@@ -69,20 +71,36 @@ export async function handleRun(request: Request, signal: AbortSignal, deps: Rou
           start: { kind: 'run', runId: runRequest.runId },
           logger: runLogger,
         });
-        const caller = { push: send, end: () => undefined };
+        // Where the caller stands, should the run's log be fenced under it (another producer continues the run).
+        let last: Position | undefined;
+        const caller = {
+          push: (records: readonly LogRecord[]) => {
+            last = records.at(-1)?.position ?? last;
+            send(records);
+          },
+          end: () => undefined,
+        };
         log.join(caller);
-        const resumable = resumableRun(log, store, config.detachGraceMs ?? 0, deps.liveLogs);
+        const resumable = deps.logs.resumable(log, store, config.detachGraceMs ?? 0);
         // A resumable run counts its readers (docs/protocol.md §6.15); otherwise the caller reads to the
         // end — a client cut off by a shutdown still gets the terminal event (§6.8).
         if (resumable.graceMs > 0) runSignal.addEventListener('abort', () => log.leave(caller), { once: true });
         try {
-          await runAdmitted(runDeps, { request: runRequest, language, thread, orphanTaskId: admitted.orphanTaskId, signal: runSignal, resumable }, (event, textCursor) => {
-            log.emit(event, textCursor);
-            // A RUN_ERROR is logged at warn, with its cause, where the run creates it (lib/core/run/run-session.ts).
-            if (event.type === 'RUN_FINISHED') runLogger.info('run ended', { event: event.type, outcome: event.outcome?.type });
-          });
+          await runAdmitted(
+            runDeps,
+            { request: runRequest, language, thread, orphanTaskId: admitted.orphanTaskId, signal: runSignal, resumable, superseded: () => log.fence() },
+            (event, textCursor) => {
+              log.emit(event, textCursor);
+              // A RUN_ERROR is logged at warn, with its cause, where the run creates it (lib/core/run/run-session.ts).
+              if (event.type === 'RUN_FINISHED') runLogger.info('run ended', { event: event.type, outcome: event.outcome?.type });
+            },
+          );
+          // The caller still reads a run another producer continues: it follows the journal (docs/design/reattach.md "Fence").
+          if (log.fenced && !runSignal.aborted) {
+            await follow(deps, store, { threadId: runRequest.threadId, executionId: thread.executionId, language, batches: [], position: last }, send, runSignal, runLogger);
+          }
         } finally {
-          await endRunLog(deps.liveLogs, store, { threadId: runRequest.threadId, executionId: thread.executionId, log }, deps.clock, runLogger);
+          await deps.logs.close({ threadId: runRequest.threadId, executionId: thread.executionId, log, store, logger: runLogger });
           release();
         }
       },

@@ -9,20 +9,22 @@
  */
 import { randomUUID } from 'node:crypto';
 import { callerLogFields } from '../core/caller.js';
+import { translate } from '../core/i18n/catalogue.js';
 import { languageFromAcceptLanguage } from '../core/i18n/language.js';
-import type { EventLog } from '../core/journal/event-log.js';
 import { parseObservationRequest } from '../core/observe/observation-request.js';
 import { observeExecution } from '../core/observe/observe-execution.js';
 import type { Logger, ThreadStore } from '../core/ports.js';
 import { admitReattach } from '../core/reattach/admit-reattach.js';
+import { unjournaledLog } from '../core/reattach/execution-logs.js';
 import { followExecution } from '../core/reattach/follow-execution.js';
 import { requestedPosition } from '../core/reattach/requested-position.js';
 import { takeOver } from '../core/reattach/takeover.js';
-import { readThread } from '../core/thread/compare-and-swap.js';
+import { compareAndSwap, readThread } from '../core/thread/compare-and-swap.js';
+import { keepDetached } from '../core/thread/detach-transitions.js';
+import { eventFactory } from '../core/translate/events.js';
 import type { RouteDeps } from './app.js';
 import { rejectionResponse } from './rejection-log.js';
 import { readProtectedJson } from './request-guards.js';
-import { endRunLog, openRunLog, resumableRun, unjournaledLog } from './run-log.js';
 import { type SendRecords, sseResponse } from './sse.js';
 import { storeOf } from './store-of.js';
 import { startSweeper } from './sweeper.js';
@@ -45,7 +47,9 @@ export async function handleSubscribe(request: Request, signal: AbortSignal, exe
     leave = deps.liveStreams.enter();
     const store = storeOf(deps, request);
     startSweeper(deps);
-    const reattach = await admitReattach(store, observed, position, deps.liveLogs.of(executionId)?.epoch);
+    const local = deps.logs.find(executionId);
+    const producer = local ? { epoch: local.epoch, lastSeq: local.lastPosition?.seq ?? 0 } : undefined;
+    const reattach = await admitReattach(store, observed, position, producer);
     const observeLogger = logger.child({ threadId: observed.threadId, runId: observed.runId, executionId, observer: true, ...callerLogFields(caller) });
     const release = leave;
     if (reattach.kind === 'snapshot') {
@@ -87,7 +91,7 @@ export async function handleSubscribe(request: Request, signal: AbortSignal, exe
   }
 }
 
-interface FollowRequest {
+export interface FollowRequest {
   threadId: string;
   executionId: string;
   language: Parameters<typeof takeOver>[1]['language'];
@@ -95,7 +99,8 @@ interface FollowRequest {
   position: Parameters<typeof followExecution>[1]['position'];
 }
 
-async function follow(deps: RouteDeps, store: ThreadStore, target: FollowRequest, send: SendRecords, signal: AbortSignal, logger: Logger): Promise<void> {
+/** Follows an execution's events after a position: the journal, the live producer, a takeover when it is gone (followExecution). */
+export async function follow(deps: RouteDeps, store: ThreadStore, target: FollowRequest, send: SendRecords, signal: AbortSignal, logger: Logger): Promise<void> {
   const { config } = deps;
   const journal = store.journal;
   if (!journal) return;
@@ -103,7 +108,7 @@ async function follow(deps: RouteDeps, store: ThreadStore, target: FollowRequest
   await followExecution(
     {
       journal,
-      localLog: (executionId) => deps.liveLogs.of(executionId),
+      localLog: (executionId) => deps.logs.find(executionId),
       readThread: async () => (await readThread(store, target.threadId)).document,
       takeOver: () =>
         takeOver(
@@ -115,15 +120,25 @@ async function follow(deps: RouteDeps, store: ThreadStore, target: FollowRequest
             leaseTtlMs: config.leaseTtlMs,
             leaseRenewMs: config.leaseRenewMs,
             store,
-            openLog: (options) => openRunLog(deps.liveLogs, { ...options, logger }),
-            closeLog: (log: EventLog) => endRunLog(deps.liveLogs, store, { threadId: target.threadId, executionId: target.executionId, log }, deps.clock, logger),
-            resumable: (log) => resumableRun(log, store, config.detachGraceMs ?? 0, deps.liveLogs),
+            logs: deps.logs,
+            graceMs: config.detachGraceMs ?? 0,
           },
           { threadId: target.threadId, executionId: target.executionId, language: target.language, signal },
         ),
       clock: deps.clock,
       pollMs: POLL_MS,
       endWaitMs: END_WAIT_MS,
+      graceMs: config.detachGraceMs ?? 0,
+      keepAttached:
+        (config.detachGraceMs ?? 0) > 0
+          ? async (runId) => {
+              await compareAndSwap(store, target.threadId, ({ document }) => {
+                const kept = document && keepDetached(document, runId, deps.clock() + (config.detachGraceMs ?? 0));
+                return kept && kept !== document ? { write: kept, value: undefined } : { value: undefined };
+              });
+            }
+          : undefined,
+      expired: () => eventFactory(deps.clock)('RUN_ERROR', { code: 'EVENT_ID_EXPIRED', message: translate('eventIdExpired', target.language) }),
       logger,
     },
     { threadId: target.threadId, executionId: target.executionId, position: target.position, batches: target.batches },

@@ -5,9 +5,9 @@
  * settled by a compare-and-swap, so two sweeps of one entry do no harm.
  */
 import { errorFields } from '../core/error-fields.js';
+import { JOURNAL_RETENTION_MS } from '../core/reattach/execution-logs.js';
 import { sweep } from '../core/reattach/sweeper.js';
 import type { AppDeps } from './app.js';
-import { JOURNAL_RETENTION_MS } from './run-log.js';
 
 const started = new WeakSet<object>();
 

@@ -33,7 +33,7 @@ export async function benchTranslation(): Promise<Comparison> {
       textDigests: [],
       pipelineSequence: 0,
       pipelineOpenSteps: [],
-      textCursor: 0,
+      textChars: 0,
       newId: () => String(++n),
     });
     let events = 0;

@@ -33,21 +33,58 @@ function cleanEnvironment(): Record<string, string> {
 
 export interface SpawnedAdapter {
   url: string;
+  /** The process started: node itself, or with `viaNpm` npm, the leader of its own process group. */
   child: ChildProcess;
+  /**
+   * Sends `signal` as the adapter's supervisor would: to node itself, or with `viaNpm` to the whole
+   * process group (`kill -TERM -<pgid>`, systemd's `KillMode=control-group`) — npm and node both.
+   */
+  signal(signal: NodeJS.Signals): void;
   /** Everything it printed so far (stdout and stderr), chunk by chunk. */
   output: string[];
   /** Its exit code (null when a signal ended it). */
   exited: Promise<number | null>;
 }
 
+export interface SpawnOptions {
+  readyTimeoutMs?: number;
+  /**
+   * Start it as a user or a service unit does, `npm start`, in a process group of its own: npm
+   * relays the signals it gets to node, so a signal to the group reaches node twice.
+   */
+  viaNpm?: boolean;
+}
+
+/** npm's own CLI when this process runs under npm (npm test), else the npm on PATH. */
+function npmCommand(): { command: string; args: string[] } {
+  const cli = process.env['npm_execpath'];
+  return cli?.endsWith('.js') ? { command: process.execPath, args: [cli] } : { command: 'npm', args: [] };
+}
+
 /** Starts the adapter and resolves once it printed the URL it listens on. */
-export async function spawnAdapter(env: Record<string, string>, readyTimeoutMs = 30_000): Promise<SpawnedAdapter> {
+export async function spawnAdapter(env: Record<string, string>, options: SpawnOptions | number = {}): Promise<SpawnedAdapter> {
+  const { readyTimeoutMs = 30_000, viaNpm = false } = typeof options === 'number' ? { readyTimeoutMs: options } : options;
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start-local.ts'], {
+  const npm = npmCommand();
+  const [command, args] = viaNpm ? [npm.command, [...npm.args, 'start', '--silent']] : [process.execPath, ['--import', 'tsx', 'scripts/start-local.ts']];
+  const child = spawn(command, args, {
     cwd: ROOT,
     env: { ...cleanEnvironment(), IAC_CODE_AGUI_HOST: '127.0.0.1', IAC_CODE_AGUI_PORT: String(port), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: viaNpm,
   });
+  const signal = (name: NodeJS.Signals): void => {
+    if (!viaNpm || child.pid === undefined) {
+      child.kill(name);
+      return;
+    }
+    try {
+      process.kill(-child.pid, name);
+    } catch (error) {
+      // The group is gone: everything in it exited already.
+      if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+    }
+  };
   const output: string[] = [];
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   let listening: ((url: string) => void) | undefined;
@@ -71,5 +108,5 @@ export async function spawnAdapter(env: Record<string, string>, readyTimeoutMs =
       reject(new Error(`adapter exited before listening:\n${output.join('')}`));
     });
   });
-  return { url, child, output, exited };
+  return { url, child, signal, output, exited };
 }

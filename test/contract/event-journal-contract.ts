@@ -78,6 +78,33 @@ export function describeEventJournalContract(name: string, makeJournal: () => Pr
       expect(await journal.read(threadId, executionId)).toEqual([fork]);
     });
 
+    it('deletes up to an epoch only when told, keeping a newer run’s batches', async () => {
+      const journal = await makeJournal();
+      const [threadId, executionId] = [uniqueId('thread'), randomUUID()];
+      await journal.append(threadId, batch(executionId, 1, 1, 2, { kind: 'run', runId: 'r1' }));
+      await journal.append(threadId, batch(executionId, 2, 1, 1, { kind: 'run', runId: 'r2' }));
+      await journal.append(threadId, batch(executionId, 3, 1, 1, { kind: 'run', runId: 'r3' }));
+      await journal.remove(threadId, executionId, 2);
+      expect((await journal.read(threadId, executionId)).map((read) => read.epoch)).toEqual([3]);
+      await journal.remove(threadId, executionId, 3);
+      expect(await journal.read(threadId, executionId)).toEqual([]);
+    });
+
+    it('keeps a fence, a full marker and when a batch was written, under the fenced seq', async () => {
+      const journal = await makeJournal();
+      const [threadId, executionId] = [uniqueId('thread'), randomUUID()];
+      await journal.append(threadId, { ...batch(executionId, 1, 1, 2, { kind: 'run', runId: 'r' }), writtenAt: 1_700_000_000_000 });
+      const fence: JournalBatch = { executionId, epoch: 1, entries: [], fenceSeq: 3, writtenAt: 1_700_000_000_001 };
+      await journal.append(threadId, fence);
+      // The producer's own next batch takes the fenced name: refused.
+      await expect(journal.append(threadId, batch(executionId, 1, 3, 1))).rejects.toBeInstanceOf(StoreConflictError);
+      const full: JournalBatch = { executionId, epoch: 2, entries: [], fenceSeq: 1, full: true };
+      await journal.append(threadId, full);
+      const read = await journal.read(threadId, executionId);
+      expect(read.slice(1)).toEqual([fence, full]);
+      expect(read[0]?.writtenAt).toBe(1_700_000_000_000);
+    });
+
     it('lists due entries up to a time, earliest first, and forgets replaced and removed ones', async () => {
       const journal = await makeJournal();
       const base = 4_000_000_000_000 + Math.floor(Math.random() * 1e9);

@@ -139,7 +139,16 @@ async function withKernel(test: (kernel: A2AEmulator, stateDir: string) => Promi
   }
 }
 
-describe('npm start on SIGTERM', () => {
+/**
+ * Each lifecycle case twice: the signal sent to node alone (as FC sends it: once), and to `npm start`'s
+ * whole process group, as systemd's default `KillMode=control-group`, a process manager or
+ * `kill -TERM -<pgid>` does — npm relays it, so node gets it twice within a millisecond, and the
+ * second must not cut the drain short (docs/architecture.md §6.4).
+ */
+describe.each([
+  { how: 'to node alone', viaNpm: false },
+  { how: "to npm start's process group", viaNpm: true },
+])('npm start on SIGTERM $how', ({ viaNpm }) => {
   /**
    * Short deadlines: the live run is aborted at once, and its clean-up has all the time it needs. No
    * detach grace (npm start's own is a minute): the seed's rule, a stopping instance cancels its runs
@@ -153,7 +162,7 @@ describe('npm start on SIGTERM', () => {
   });
 
   async function adapter(env: Record<string, string>): Promise<AdapterProcess> {
-    const started = await startAdapterProcess(env);
+    const started = await startAdapterProcess(env, { viaNpm });
     running.push(started);
     return started;
   }
@@ -182,13 +191,18 @@ describe('npm start on SIGTERM', () => {
       const taskId = /"taskId":"([^"]+)"/.exec(JSON.stringify(live.events))?.[1];
       expect(taskId).toBeDefined();
 
-      first.child.kill('SIGTERM');
+      first.signal('SIGTERM');
 
-      expect((await live.rest()).at(-1)).toMatchObject({ type: 'RUN_ERROR', code: 'CANCELLED' });
+      const events = await live.rest();
+      expect(events.filter((event) => event.type === 'RUN_ERROR' || event.type === 'RUN_FINISHED')).toEqual([expect.objectContaining({ type: 'RUN_ERROR', code: 'CANCELLED' })]);
+      expect(events.at(-1)).toMatchObject({ type: 'RUN_ERROR', code: 'CANCELLED' });
       await first.exited;
       expect(first.child.exitCode).toBe(0);
-      expect(kernel.callsOf('CancelTask').map((call) => (call.params as { id: string }).id)).toContain(taskId);
+      expect(kernel.callsOf('CancelTask').map((call) => (call.params as { id: string }).id)).toEqual([taskId]);
       expect(logLine(first.output, 'shut down')).toMatchObject({ drained: false, aborted: 1, abandoned: 0 });
+      // One request to stop, however many copies of the signal reached node.
+      expect(logLine(first.output, 'second signal; exiting without waiting')).toBeUndefined();
+      if (viaNpm) expect(logLine(first.output, 'signal repeated by a parent process; still shutting down')).toMatchObject({ signal: 'SIGTERM' });
 
       const second = await adapter(env);
       const turn = await post(second.url, runBody({ threadId, text: 'hello after the restart' }));
@@ -202,7 +216,7 @@ describe('npm start on SIGTERM', () => {
     const live = new LiveSse(await post(first.url, runBody({ text: 'long' })));
     await live.until((event) => event.type === 'TEXT_MESSAGE_CONTENT');
 
-    first.child.kill('SIGTERM');
+    first.signal('SIGTERM');
 
     expect((await live.rest()).at(-1)).toMatchObject({ type: 'RUN_ERROR', code: 'CANCELLED' });
     await first.exited;
@@ -224,7 +238,7 @@ describe('npm start on SIGTERM', () => {
       const live = new LiveSse(await post(first.url, runBody({ threadId, text: 'long' })));
       await live.until((event) => event.type === 'TEXT_MESSAGE_CONTENT');
       expect(await storedThread(stateDir, threadId)).toMatchObject({ activeRun: { leaseId: expect.any(String) } });
-      first.child.kill('SIGTERM');
+      first.signal('SIGTERM');
       await live.rest();
       await first.exited;
       expect(await storedThread(stateDir, threadId)).toMatchObject({ activeRun: null, execution: { pending: [] } });
@@ -242,7 +256,7 @@ describe('npm start on SIGTERM', () => {
       // Let the adapter start reading the body before the signal comes.
       await new Promise((resolve) => setTimeout(resolve, 200));
 
-      first.child.kill('SIGTERM');
+      first.signal('SIGTERM');
 
       const response = await upload.response;
       expect(response.status).toBe(503);
@@ -270,7 +284,7 @@ describe('npm start on SIGTERM', () => {
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
 
-      first.child.kill('SIGTERM');
+      first.signal('SIGTERM');
 
       expect((await resume.rest()).at(-1)).toMatchObject({ type: 'RUN_ERROR', code: 'A2A_UNAVAILABLE' });
       await first.exited;

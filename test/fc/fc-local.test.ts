@@ -25,6 +25,7 @@ import { type FcRuntime, localFcRuntime } from '../../scripts/fc/render-s-yaml.j
 import { runBody, uniqueId } from '../support/fixtures.js';
 import { imagePart, photoLikePng } from '../support/images.js';
 import { AUDIENCE, CONSOLE_CLIENT, startOidcProvider } from '../support/oidc-provider.js';
+import { readUntil, type StreamText } from '../support/read-until.js';
 import { parseSse } from '../support/sse.js';
 import { until } from '../support/until.js';
 import { buildIntoTemp, FC_NODE, freePort, jsonLines } from './fc-support.js';
@@ -70,13 +71,10 @@ function post(body: unknown, headers: Record<string, string> = {}): Promise<Resp
   });
 }
 
-/** Starts a run that keeps working (the `long` scenario) and reads it until its text streams; returns its reader and task. */
-async function startLongRun(threadId: string): Promise<{ reader: ReadableStreamDefaultReader<Uint8Array>; taskId: string | undefined }> {
-  const response = await post(runBody({ threadId, text: 'long' }));
-  const reader = response.body!.getReader();
-  let seen = '';
-  while (!seen.includes('TEXT_MESSAGE_CONTENT')) seen += new TextDecoder().decode((await reader.read()).value);
-  return { reader, taskId: /"taskId":"([^"]+)"/.exec(seen)?.[1] };
+/** Starts a run that keeps working (the `long` scenario) and reads it until its text streams; returns its stream and task. */
+async function startLongRun(threadId: string): Promise<{ live: StreamText; taskId: string | undefined }> {
+  const live = await readUntil(await post(runBody({ threadId, text: 'long' })), 'TEXT_MESSAGE_CONTENT');
+  return { live, taskId: /"taskId":"([^"]+)"/.exec(live.text)?.[1] };
 }
 
 function runScript(script: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
@@ -243,16 +241,14 @@ describe('the bundle started as FC starts it', () => {
 
   it('on FC’s PreStop hook drains like SIGTERM: the live run is aborted at the drain deadline, its task cancelled and its lease released, then 200 — and the instance keeps serving', async () => {
     const threadId = uniqueId('thread');
-    const { reader, taskId } = await startLongRun(threadId);
+    const { live, taskId } = await startLongRun(threadId);
 
     const hook = await fetch(`${fn.url}/pre-stop`, { headers: { 'x-fc-control-path': '/pre-stop', 'x-fc-request-id': 'pre-stop-1' } });
 
     expect(hook.status).toBe(200);
     expect(await hook.json()).toEqual({ status: 'drained', drained: false, aborted: 1, abandoned: 0 });
     // The client still connected got the run's terminal event.
-    let rest = '';
-    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) rest += new TextDecoder().decode(chunk.value);
-    expect(rest).toMatch(/"type":"RUN_ERROR".*"code":"CANCELLED"/);
+    expect(await live.rest()).toMatch(/"type":"RUN_ERROR".*"code":"CANCELLED"/);
     expect(emulator.callsOf('CancelTask').map((call) => (call.params as { id: string }).id)).toContain(taskId);
     const stored = await new FileThreadStore(stateDir).load(threadId);
     expect((stored?.document as Record<string, unknown>)['activeRun']).toBeNull();
@@ -264,7 +260,7 @@ describe('the bundle started as FC starts it', () => {
 
   it('on SIGTERM aborts the live run after the drain deadline, cancels its task, releases its lease, then exits 0', async () => {
     const threadId = uniqueId('thread');
-    const { reader, taskId } = await startLongRun(threadId);
+    const { live, taskId } = await startLongRun(threadId);
 
     const { code, signal } = await fn.stop('SIGTERM');
 
@@ -274,7 +270,7 @@ describe('the bundle started as FC starts it', () => {
     expect((stored?.document as Record<string, unknown>)['activeRun']).toBeNull();
     const shutdown = jsonLines(fn.lines).find((line) => line['message'] === 'shut down');
     expect(shutdown).toMatchObject({ drained: false, aborted: 1, abandoned: 0 });
-    await reader.cancel().catch(() => undefined);
+    await live.cancel();
   });
 });
 

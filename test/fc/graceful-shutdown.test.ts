@@ -135,29 +135,33 @@ describe('graceful shutdown', () => {
     await run.rest;
   });
 
-  it('takes the same signal repeated at once for a relay (npm forwards the Ctrl-C its group already got): it still drains, then exits 0', async () => {
-    const run = await startRun('long', uniqueId('thread'), 'TEXT_MESSAGE_CONTENT');
-    const signals = new EventEmitter();
-    const code = await new Promise<number>((resolve) => {
-      exitOnSignals(stack.server, { drainMs: 50, cleanupMs: 10_000 }, logger(), { signals, exit: resolve, now: () => 5_000 });
-      signals.emit('SIGINT', 'SIGINT');
-      signals.emit('SIGINT', 'SIGINT');
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    it(`takes a ${signal} repeated at once for a relay (npm forwards what its process group already got): it still drains, then exits 0`, async () => {
+      const run = await startRun('long', uniqueId('thread'), 'TEXT_MESSAGE_CONTENT');
+      const signals = new EventEmitter();
+      const code = await new Promise<number>((resolve) => {
+        exitOnSignals(stack.server, { drainMs: 50, cleanupMs: 10_000 }, logger(), { signals, exit: resolve, now: () => 5_000 });
+        signals.emit(signal, signal);
+        signals.emit(signal, signal);
+      });
+      expect(code).toBe(0);
+      expect(parseSse(await run.rest).events.at(-1)).toMatchObject({ type: 'RUN_ERROR', code: 'CANCELLED' });
+      expect(lines.map((line) => JSON.parse(line).message)).toContain('signal repeated by a parent process; still shutting down');
     });
-    expect(code).toBe(0);
-    expect(parseSse(await run.rest).events.at(-1)).toMatchObject({ type: 'RUN_ERROR', code: 'CANCELLED' });
-  });
+  }
 
-  /** Two signals during a live run, the clock moved `gapMs` between them: the exit codes asked for at once. */
-  async function exitsOnTwoSignals(first: NodeJS.Signals, second: NodeJS.Signals, gapMs: number): Promise<number[]> {
+  /** Signals during a live run, each after the first `gapMs` later on the clock: the exit codes asked for at once. */
+  async function exitsOnSignals(sent: readonly NodeJS.Signals[], gapMs: number): Promise<number[]> {
     const run = await startRun('long', uniqueId('thread'), 'TEXT_MESSAGE_CONTENT');
     let clock = 5_000;
     const exits: number[] = [];
     const signals = new EventEmitter();
     const remove = exitOnSignals(stack.server, { drainMs: 10_000, cleanupMs: 10_000 }, logger(), { signals, exit: (code) => exits.push(code), now: () => clock });
     try {
-      signals.emit(first, first);
-      clock += gapMs;
-      signals.emit(second, second);
+      for (const [index, signal] of sent.entries()) {
+        if (index > 0) clock += gapMs;
+        signals.emit(signal, signal);
+      }
       return [...exits];
     } finally {
       stack.server.inFlight.abortAll(new Error('test over'));
@@ -167,13 +171,20 @@ describe('graceful shutdown', () => {
     }
   }
 
-  it('exits at once with 1 when the same signal comes again later', async () => {
-    expect(await exitsOnTwoSignals('SIGINT', 'SIGINT', RELAYED_REPEAT_MS)).toEqual([1]);
-  });
-
-  it('exits at once with 1 on a second SIGTERM, however soon: only the terminal’s Ctrl-C (SIGINT) reaches a process twice', async () => {
-    expect(await exitsOnTwoSignals('SIGTERM', 'SIGTERM', 0)).toEqual([1]);
-  });
+  // One shutdown per test: the first signal stops the stack from accepting connections.
+  const cases: Array<{ title: string; sent: NodeJS.Signals[]; gapMs: number; exits: number[] }> = [
+    { title: 'exits at once with 1 when a SIGINT comes again after the relay window', sent: ['SIGINT', 'SIGINT'], gapMs: RELAYED_REPEAT_MS, exits: [1] },
+    { title: 'exits at once with 1 when a SIGTERM comes again after the relay window', sent: ['SIGTERM', 'SIGTERM'], gapMs: RELAYED_REPEAT_MS, exits: [1] },
+    { title: 'keeps draining on a SIGTERM repeated at once (a group signal relayed by npm)', sent: ['SIGTERM', 'SIGTERM'], gapMs: 0, exits: [] },
+    { title: 'exits at once with 1 on a third SIGTERM, however soon: only one repeat is a relay', sent: ['SIGTERM', 'SIGTERM', 'SIGTERM'], gapMs: 1, exits: [1] },
+    { title: 'exits at once with 1 on a third SIGINT, however soon', sent: ['SIGINT', 'SIGINT', 'SIGINT'], gapMs: 1, exits: [1] },
+    { title: 'exits at once with 1 on a different signal, however soon', sent: ['SIGTERM', 'SIGINT'], gapMs: 0, exits: [1] },
+  ];
+  for (const { title, sent, gapMs, exits } of cases) {
+    it(title, async () => {
+      expect(await exitsOnSignals(sent, gapMs)).toEqual(exits);
+    });
+  }
 
   it('runs afterShutdown (the local stack closes its emulators there) only after the aborted runs cancelled their task, then exits', async () => {
     const run = await startRun('long', uniqueId('thread'), 'TEXT_MESSAGE_CONTENT');

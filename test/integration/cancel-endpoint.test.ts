@@ -4,7 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBody, uniqueId } from '../support/fixtures.js';
 import { interruptsOf, lastEvent, resolved, sessionValue } from '../support/interrupts.js';
-import { readSse } from '../support/sse.js';
+import { readUntil } from '../support/read-until.js';
+import { parseSse } from '../support/sse.js';
 import { type Stack, startStack } from '../support/stack.js';
 
 let stack: Stack;
@@ -88,26 +89,14 @@ describe('the cancel endpoint', () => {
     expect((await fetch(`${stack.url}/extensions/iac-code/v1/executions/x/cancel`)).status).toBe(405);
   });
 
-  it('ends a live stream on this or another instance with RUN_ERROR CANCELLED', async () => {
+  // A cancel landing on another instance: test/multi-instance/two-instances.test.ts.
+  it('ends a live stream on this instance with RUN_ERROR CANCELLED', async () => {
     const threadId = uniqueId('thread');
-    const live = await stack.post('/', runBody({ threadId, text: 'long' }), auth);
-    const reader = live.body!.getReader();
-    let seen = '';
-    while (!seen.includes('iac-code.session.v1')) seen += new TextDecoder().decode((await reader.read()).value);
-    const executionId = /"executionId":"([^"]+)"/.exec(seen)?.[1] as string;
+    const live = await readUntil(await stack.post('/', runBody({ threadId, text: 'long' }), auth), 'iac-code.session.v1');
+    const executionId = /"executionId":"([^"]+)"/.exec(live.text)?.[1] as string;
     const response = await cancel(executionId, { threadId, rosInvocationId: 'invocation-1' });
     expect(await json(response)).toEqual({ executionId, status: 'cancelled' });
-    const rest = await readSse(
-      new Response(
-        new ReadableStream({
-          async pull(controller) {
-            const { done, value } = await reader.read();
-            if (done) controller.close();
-            else controller.enqueue(value);
-          },
-        }),
-      ),
-    );
+    const rest = parseSse(await live.rest());
     expect(rest.events.at(-1)).toMatchObject({ type: 'RUN_ERROR', code: 'CANCELLED' });
     // The thread is free at once.
     expect((await stack.run(runBody({ threadId }), auth)).status).toBe(200);

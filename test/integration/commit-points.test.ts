@@ -8,6 +8,7 @@ import { FaultyStore } from '../support/faulty-store.js';
 import { runBody, uniqueId } from '../support/fixtures.js';
 import { interruptsOf, lastEvent, resolved, sessionValue } from '../support/interrupts.js';
 import { MemoryThreadStore } from '../support/memory-store.js';
+import { readUntil } from '../support/read-until.js';
 import { types } from '../support/sse.js';
 import { type Stack, startStack } from '../support/stack.js';
 
@@ -173,8 +174,7 @@ describe('disconnects around interrupts', () => {
   it('during a resume whose answer was accepted: nothing is pending any more, so the task is cancelled', async () => {
     const { threadId, first, interrupt } = await interrupted('permission-long');
     const { controller, reader } = await startResume(threadId, interrupt.id);
-    let seen = '';
-    while (!seen.includes('apply step')) seen += new TextDecoder().decode((await reader.read()).value);
+    await readUntil(reader, 'apply step');
     controller.abort();
     const document = await releasedDocumentOf(threadId);
     expect(document.execution.pending).toEqual([]);

@@ -5,21 +5,23 @@
  * them (an unrelated text run took 51.8 s instead of 0.1 s); at most IMAGE_WORK_CONCURRENCY run
  * now, and the pool always has a thread free. The proof is an order, not a time: file-system calls
  * started while four encodes are in progress — the pool work a store save is made of, without the
- * disk's own fsync latency — all finish before any of the encodes.
+ * disk's own fsync latency — all finish before any of the encodes. The file-system calls start
+ * once libvips reports the encodes at work (sharp.counters()), not after a guessed pause.
  */
 import { mkdtemp, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
+import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { IMAGE_WORK_CONCURRENCY, SharpImageCodec } from '../../lib/adapters/image/sharp-codec.js';
 import { photoLikePng } from '../support/images.js';
+import { waitFor } from '../support/read-until.js';
 
 describe('image work and libuv’s thread pool', () => {
   it('file-system calls started while four large images are encoded all finish before any of them', async () => {
     expect(IMAGE_WORK_CONCURRENCY).toBeLessThan(4);
     const codec = new SharpImageCodec();
-    // 36 MB of incompressible pixels: each encode keeps libvips busy for a good fraction of a second.
+    // 36 MB of incompressible pixels: each encode keeps libvips busy far longer than 20 stat calls take.
     const large = photoLikePng(4000, 3000);
     const file = join(await mkdtemp(join(tmpdir(), 'agui-image-work-')), 'thread.json');
     await writeFile(file, '{}');
@@ -32,8 +34,9 @@ describe('image work and libuv’s thread pool', () => {
         finished.push(`image ${index}`);
       }),
     );
-    // The encodes are under way (each takes far longer than this).
-    await sleep(50);
+    // The encodes are under way: as many as the gate lets through are in libvips' hands.
+    await waitFor(() => sharp.counters().process === IMAGE_WORK_CONCURRENCY, { what: 'the encodes at work', stepMs: 1, seen: () => sharp.counters() });
+    expect(finished).toEqual([]);
     // One after another, each needing a thread of the pool.
     const poolWork = (async () => {
       for (let call = 0; call < 20; call += 1) await stat(file);

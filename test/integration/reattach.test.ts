@@ -98,9 +98,10 @@ describe('exact reattach', () => {
     expect(text).toBe(Array.from({ length: 60 }, (_, index) => `step ${index + 1}. `).join(''));
   });
 
-  it('answers a new turn THREAD_BUSY while a detached run is within its grace', async () => {
+  it('answers a new turn THREAD_BUSY while a detached run is within its grace, naming the run and until when it is kept', async () => {
     const threadId = uniqueId('thread');
-    const owner = await startRun(threadId, uniqueId('run'), 'long running');
+    const runId = uniqueId('run');
+    const owner = await startRun(threadId, runId, 'long running');
     await readRecords(owner.response, { cutAfter: 5, controller: owner.controller });
     for (let waited = 0; (await activeRun(threadId))?.['detachedUntil'] === undefined; waited += 20) {
       expect(waited).toBeLessThan(5_000);
@@ -108,8 +109,13 @@ describe('exact reattach', () => {
     }
     const busy = await stack.post('/', runBody({ threadId, runId: uniqueId('run'), text: 'hello' }));
     expect(busy.status).toBe(409);
-    expect(((await busy.json()) as { error: { code: string } }).error.code).toBe('THREAD_BUSY');
     const executionId = ((await stack.store.load(threadId))?.document as { execution: { executionId: string } }).execution.executionId;
+    const detachedUntil = (await activeRun(threadId))?.['detachedUntil'];
+    expect(((await busy.json()) as { error: unknown }).error).toMatchObject({
+      code: 'THREAD_BUSY',
+      message: expect.stringMatching(/client left.*Reattach to it or cancel it/),
+      details: { executionId, runId, state: 'detached', detachedUntil },
+    });
     await stack.post(`/extensions/iac-code/v1/executions/${executionId}/cancel`, { threadId, rosInvocationId: 'invocation-1' });
   });
 });

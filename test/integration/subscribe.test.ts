@@ -14,6 +14,7 @@ import { runBody, uniqueId } from '../support/fixtures.js';
 import { interruptsOf, resolved, sessionValue } from '../support/interrupts.js';
 import { isSessionEvent, LiveSse, type SseEvent } from '../support/live-sse.js';
 import { revisionOf, sessionOf, storedWhen, subscribe, textOf } from '../support/observe.js';
+import { waitFor } from '../support/read-until.js';
 import { parseSse } from '../support/sse.js';
 import { type Stack, startStack } from '../support/stack.js';
 
@@ -189,7 +190,7 @@ describe('observing a live run', () => {
       const first = await observe(owner, stack, leaving.signal);
       await first.until(isSessionEvent);
       // Leave mid-subscription: once the emulator recorded this observer's SubscribeToTask.
-      while (subscriptionsOf(owner.taskId) < 1) await new Promise((resolve) => setTimeout(resolve, 10));
+      await waitFor(() => subscriptionsOf(owner.taskId) >= 1, { what: 'the observer’s SubscribeToTask', seen: () => stack.emulator.calls.map((call) => call.method) });
       leaving.abort();
       await first.rest();
       const second = await observe(owner);

@@ -10,6 +10,7 @@ import type { FileThreadStore } from '../../lib/adapters/file-store/file-store.j
 import { contextIdFor } from '../../lib/core/a2a/outbound.js';
 import { threadKey } from '../../lib/core/thread/thread-key.js';
 import { runBody, uniqueId } from '../support/fixtures.js';
+import { readUntil } from '../support/read-until.js';
 import { readSse, types } from '../support/sse.js';
 import { type Stack, startStack } from '../support/stack.js';
 
@@ -78,12 +79,16 @@ describe('identity and idempotency', () => {
 });
 
 describe('the active-run lease', () => {
-  it('answers 409 THREAD_BUSY while a run streams, and admits the next run right after it ends', async () => {
+  it('answers 409 THREAD_BUSY naming the live run while a run streams, and admits the next run right after it ends', async () => {
     const threadId = uniqueId('thread');
-    const live = await stack.post('/', runBody({ threadId, text: 'silence' }));
+    const runId = uniqueId('run');
+    const live = await stack.post('/', runBody({ threadId, runId, text: 'silence' }));
     const busy = await stack.post('/', runBody({ threadId }));
     expect(busy.status).toBe(409);
-    expect(await errorCode(busy)).toBe('THREAD_BUSY');
+    const { executionId } = ((await stack.store.load(threadId))?.document as { execution: { executionId: string } }).execution;
+    expect(await busy.json()).toEqual({
+      error: { code: 'THREAD_BUSY', message: 'Another run is already active on this thread.', details: { executionId, runId, state: 'live' } },
+    });
     const finished = await readSse(live);
     expect(finished.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED' });
     expect((await stack.run(runBody({ threadId }))).status).toBe(200);
@@ -151,9 +156,7 @@ describe('disconnects and heartbeats', () => {
       body: JSON.stringify(runBody({ threadId, text: 'long' })),
       signal: controller.signal,
     });
-    const reader = response.body!.getReader();
-    let seen = '';
-    while (!seen.includes('TEXT_MESSAGE_CONTENT')) seen += new TextDecoder().decode((await reader.read()).value);
+    const { text: seen } = await readUntil(response, 'TEXT_MESSAGE_CONTENT');
     const taskId = /"taskId":"([^"]+)"/.exec(seen)?.[1];
     controller.abort();
     let document: Record<string, unknown> = {};

@@ -5,6 +5,9 @@
  *
  * - a slow answer's stream (40 deltas, 0.5 s apart) is cut twice and reattached each time with
  *   `Last-Event-ID`: the pieces add up to one valid stream, no id twice, with exactly the model's text;
+ * - on two adapter instances sharing an OSS bucket, a client cut right after a TEXT_MESSAGE_START, or
+ *   mid-answer, reattaches on the other instance while the owner lives: it is followed through the
+ *   journal the owner writes (docs/design/reattach.md "Follow"), the text exact;
  * - on two adapter instances sharing an OSS bucket, the owner's instance is killed (SIGKILL) mid-run
  *   and its client reattaches on the other instance with the last id it got, which takes the run
  *   over from the kernel's task — the text exact to the character, the kernel's task not cancelled.
@@ -14,7 +17,8 @@ import { assertValidAgUiStream } from '../support/agui-oracle.js';
 import { uniqueId } from '../support/fixtures.js';
 import { subscribe } from '../support/observe.js';
 import { ossStore } from '../support/oss.js';
-import { readRecords, type SseRecordWithId, textOfRecords } from '../support/sse-records.js';
+import { StreamText } from '../support/read-until.js';
+import { readRecords, recordsOfText, type SseRecordWithId, textOfRecords } from '../support/sse-records.js';
 import { startTwoInstances, type TwoInstances } from '../support/two-instances.js';
 import { until } from '../support/until.js';
 import { describeWithKernel, iacCodeIn, kernelTaskReaches, useKernel } from './support/kernel-suite.js';
@@ -88,18 +92,44 @@ describeWithKernel('runs that outlive their connection, with the real kernel', (
     }, 60_000);
     afterAll(async () => instances?.stop());
 
+    for (const cut of ['right after TEXT_MESSAGE_START', 'mid-answer, the run detached'] as const) {
+      it(`a client cut ${cut} reattaches on the other instance while the owner is alive: followed, not taken over, the text exact`, { timeout: 120_000 }, async () => {
+        const workspace = await kernel.workspace();
+        const threadId = uniqueId('thread');
+        const runId = uniqueId('run');
+        const controller = new AbortController();
+        const response = await fetch(`${instances.a.url}/`, { ...runRequest(threadId, runId, iacCodeIn(workspace)), signal: controller.signal });
+        const first = await readRecords(response, {
+          controller,
+          ...(cut === 'right after TEXT_MESSAGE_START' ? { cutWhen: (record: SseRecordWithId) => record.event.type === 'TEXT_MESSAGE_START' } : { cutAfter: 12 }),
+        });
+        expect(first.cut).toBe(true);
+        if (cut === 'mid-answer, the run detached') {
+          const store = ossStore(instances.oss);
+          await until(async () => ((await store.load(threadId))?.document as { activeRun?: { detachedUntil?: number } })?.activeRun?.detachedUntil !== undefined, 30_000, 100);
+        }
+        const { executionId } = sessionOf(first.records);
+        const rest = await readRecords(
+          await subscribe(instances.b.url, executionId, { threadId, runId, rosInvocationId: 'kernel-suite' }, { 'last-event-id': first.records.at(-1)?.id ?? '' }),
+        );
+        await expectWholeRun([...first.records, ...rest.records]);
+        // The owner produced it all: one producer epoch.
+        expect(new Set(rest.records.map((record) => record.id.split('.')[1]))).toEqual(new Set([first.records.at(-1)?.id.split('.')[1]]));
+      });
+    }
+
     it('the owner killed mid-run: its client reattaches on the other instance and gets the rest exactly, from the kernel’s task', { timeout: 120_000 }, async () => {
       const workspace = await kernel.workspace();
       const threadId = uniqueId('thread');
       const runId = uniqueId('run');
       const response = await fetch(`${instances.a.url}/`, runRequest(threadId, runId, iacCodeIn(workspace)));
-      const reading = readRecords(response).then(({ records }) => records);
+      const live = new StreamText(response);
       const store = ossStore(instances.oss);
-      // Once the task id is durable, a few deltas, then the owner's instance is killed under its client.
+      // Once the task id is durable and its client read a few deltas, the owner's instance is killed under it.
       await until(async () => ((await store.load(threadId))?.document as { execution?: { taskId?: string | null } } | undefined)?.execution?.taskId != null, 30_000, 100);
-      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      await live.until((text) => /^part 0 part 1 /.test(textOfRecords(recordsOfText(text))), { what: 'the first two parts', timeoutMs: 30_000 });
       await instances.a.stop('SIGKILL');
-      const received = await reading;
+      const received = recordsOfText(await live.rest());
       expect(received.map((record) => record.event.type)).not.toContain('RUN_FINISHED');
       expect(textOfRecords(received)).toMatch(/^part 0 part 1 /);
       const { executionId, taskId } = sessionOf(received);

@@ -17,6 +17,7 @@ import { tolerantFetch } from '../support/dropping-fetch.js';
 import { iacCode, runBody, uniqueId } from '../support/fixtures.js';
 import { isSessionEvent, LiveSse } from '../support/live-sse.js';
 import { subscribe, textOf } from '../support/observe.js';
+import { waitFor, within } from '../support/read-until.js';
 import { SubscribeAgent } from '../support/subscribe-agent.js';
 import { startTwoInstances, type TwoInstances } from '../support/two-instances.js';
 
@@ -82,8 +83,9 @@ describe('observers on another instance', () => {
         },
       },
     );
-    const { executionId, taskId } = await session;
-    await new Promise((resolve) => setTimeout(resolve, 800));
+    const { executionId, taskId } = await within(session, 10_000, 'the session event');
+    // A few steps reached the owner, then A is killed under it.
+    await waitFor(() => textOf(ownerEvents as never).includes('step 5. '), { what: 'five steps', timeoutMs: 15_000, seen: () => textOf(ownerEvents as never) });
     await a.stop('SIGKILL');
     await ownerRun;
     // The owner's stream just stopped: no terminal event ever reached it.

@@ -16,7 +16,8 @@ import { assertValidAgUiStream } from '../support/agui-oracle.js';
 import { runBody, uniqueId } from '../support/fixtures.js';
 import { subscribe } from '../support/observe.js';
 import { ossStore } from '../support/oss.js';
-import { readRecords, type SseRecordWithId, textOfRecords } from '../support/sse-records.js';
+import { StreamText } from '../support/read-until.js';
+import { readRecords, recordsOfText, type SseRecordWithId, textOfRecords } from '../support/sse-records.js';
 import { startTwoInstances, type TwoInstances } from '../support/two-instances.js';
 import { until } from '../support/until.js';
 
@@ -53,13 +54,12 @@ describe('runs that outlive their instance', () => {
       headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
       body: JSON.stringify(runBody({ threadId, runId, text: 'steps slowly' })),
     });
-    const received: SseRecordWithId[] = [];
-    const reading = readRecords(response).then(({ records }) => records);
-    // Once the task streams (its id is durable), a second of steps, then the owner's instance is killed under its client.
+    const live = new StreamText(response);
+    // Once the task streams (its id is durable) and its client read a few steps, the owner's instance is killed under it.
     await until(async () => ((await thread(threadId))?.execution.taskId ?? null) !== null, 10_000, 50);
-    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    await live.until((text) => textOfRecords(recordsOfText(text)).includes('step 5. '), { what: 'five steps', timeoutMs: 15_000 });
     await a.stop('SIGKILL');
-    received.push(...(await reading));
+    const received: SseRecordWithId[] = recordsOfText(await live.rest());
     expect(received.map((record) => record.event.type)).not.toContain('RUN_FINISHED');
     const executionId = (await thread(threadId))?.execution.executionId as string;
     const rest = await readRecords(await subscribe(b.url, executionId, identity(threadId, runId), { 'last-event-id': received.at(-1)?.id ?? '' }));

@@ -6,6 +6,7 @@
 import type OSS from 'ali-oss';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type OssEmulator, startOssEmulator } from '../../lib/emulators/oss/server.js';
+import { waitFor, within } from '../support/read-until.js';
 import { type ClientOptions, emulatorClient, type Signing } from './ali-oss-client.js';
 
 let emulator: OssEmulator;
@@ -21,6 +22,24 @@ function client(signing: Signing = 'V1', extra: Partial<ClientOptions> = {}): OS
 }
 
 const createOnly = { headers: { 'x-oss-forbid-overwrite': 'true' } };
+
+/** An emulator's `sleep` whose delays wait until the test releases them, each one recorded. */
+function heldDelays() {
+  const held: Array<{ ms: number; release: () => void }> = [];
+  const all: number[] = [];
+  return {
+    held,
+    all,
+    sleep: (ms: number) =>
+      new Promise<void>((resolve) => {
+        all.push(ms);
+        held.push({ ms, release: resolve });
+      }),
+    releaseAll: () => {
+      for (const delay of held.splice(0)) delay.release();
+    },
+  };
+}
 
 describe.each<Signing>(['V1', 'V4'])('faults, %s signatures', (signing) => {
   it('answers an injected 500 InternalError and 503 ServiceUnavailable as OSS XML errors, then recovers', async () => {
@@ -47,16 +66,30 @@ describe.each<Signing>(['V1', 'V4'])('faults, %s signatures', (signing) => {
   });
 
   it('delays an answer by delayMs and then handles the request normally', async () => {
-    const oss = client(signing);
-    await oss.put('slow', Buffer.from('eventually'));
-    emulator.addFault({ operation: 'GetObject', delayMs: 250 });
-    const started = Date.now();
-    expect((await oss.get('slow')).content.toString()).toBe('eventually');
-    expect(Date.now() - started).toBeGreaterThanOrEqual(240);
-    // Used up: the next read is fast.
-    const again = Date.now();
-    await oss.get('slow');
-    expect(Date.now() - again).toBeLessThan(200);
+    // Its delays are ours to end: the answer must come only after its delay, whatever the machine's speed.
+    const delays = heldDelays();
+    const slow = await startOssEmulator({ sleep: delays.sleep });
+    try {
+      const oss = emulatorClient(slow.endpoint, signing);
+      await oss.put('slow', Buffer.from('eventually'));
+      slow.addFault({ operation: 'GetObject', delayMs: 250 });
+      let answered = false;
+      const reading = oss.get('slow').then((result) => {
+        answered = true;
+        return result;
+      });
+      await waitFor(() => delays.held.length === 1, { what: 'the delay', seen: () => slow.counters });
+      expect(delays.held.map((delay) => delay.ms)).toEqual([250]);
+      expect(answered).toBe(false);
+      delays.releaseAll();
+      expect((await reading).content.toString()).toBe('eventually');
+      // Used up: the next read waits for nothing.
+      expect((await oss.get('slow')).content.toString()).toBe('eventually');
+      expect(delays.all).toEqual([250]);
+    } finally {
+      delays.releaseAll();
+      await slow.close();
+    }
   });
 
   it('lets a delay outlast the client timeout', async () => {
@@ -195,15 +228,15 @@ describe('inspection and lifecycle', () => {
   it('listens on loopback by default and closes promptly even with a delayed request in flight', async () => {
     expect(emulator.endpoint).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(emulator.endpoint).toBe(`http://127.0.0.1:${emulator.port}`);
-    emulator.addFault({ delayMs: 10_000 });
+    // An hour: a close that waited for it would fail the deadline below.
+    emulator.addFault({ delayMs: 3_600_000 });
     const pending = client()
       .get('whatever')
       .catch((error: unknown) => error);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    const started = Date.now();
-    await emulator.close();
-    expect(Date.now() - started).toBeLessThan(2_000);
-    expect(await pending).toMatchObject({ status: -1 });
+    await waitFor(() => emulator.counters.GetObject === 1, { what: 'the delayed request', seen: () => emulator.counters });
+    await within(emulator.close(), 10_000, 'the close');
+    expect(await within(pending, 10_000, 'the delayed request’s end')).toMatchObject({ status: -1 });
+    await within(emulator.idle(), 10_000, 'the emulator’s idle');
     emulator = await startOssEmulator();
   });
 });

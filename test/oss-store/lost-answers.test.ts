@@ -84,13 +84,28 @@ describe('a create whose answer was lost', () => {
   });
 
   it('lands once even when a slow create outlives the client timeout and is tried again', async () => {
-    const { threadId, store } = await threadAtRevision1();
-    emulator.addFault({ operation: 'PutObject', keyPrefix: objectKeyOf(threadId, 2), delayMs: 600 });
-    expect(await store.save(threadId, { n: 2 }, 1)).toBe(2);
-    await new Promise((resolve) => setTimeout(resolve, 700));
-    // The late first create met the retried one's object and changed nothing.
-    expect(storedRevisions(emulator, threadId)).toEqual([2, 1]);
-    expect(await ossStore(emulator).load(threadId)).toEqual({ document: { n: 2 }, revision: 2 });
+    // This emulator's delays last until the test ends them: the first create is still held when the
+    // retried one lands, on any machine, and is let through only then.
+    const held: Array<() => void> = [];
+    const slow = await startOssEmulator({ sleep: () => new Promise<void>((resolve) => held.push(resolve)) });
+    try {
+      const threadId = uniqueId('thread');
+      const store = ossStore(slow, { timeoutMs: 300 });
+      await store.save(threadId, { n: 1 }, 0);
+      slow.addFault({ operation: 'PutObject', keyPrefix: objectKeyOf(threadId, 2), delayMs: 600 });
+      expect(await store.save(threadId, { n: 2 }, 1)).toBe(2);
+      // The save timed out on the held create and tried again; the held one has not landed yet.
+      expect(held).toHaveLength(1);
+      expect(slow.counters.PutObject).toBeGreaterThanOrEqual(3);
+      for (const release of held.splice(0)) release();
+      await slow.idle();
+      // The late first create met the retried one's object and changed nothing.
+      expect(storedRevisions(slow, threadId)).toEqual([2, 1]);
+      expect(await ossStore(slow).load(threadId)).toEqual({ document: { n: 2 }, revision: 2 });
+    } finally {
+      for (const release of held.splice(0)) release();
+      await slow.close();
+    }
   });
 });
 

@@ -22,8 +22,17 @@ export class MemoryEventJournal implements EventJournal {
       .filter((batch): batch is JournalBatch => batch !== undefined && batchKeyAfter(batchKeyOf(batch), after));
   }
 
-  async remove(threadId: string, executionId: string): Promise<void> {
-    this.batches.delete(`${threadId}\u0000${executionId}`);
+  async remove(threadId: string, executionId: string, throughEpoch?: number): Promise<void> {
+    const key = `${threadId}\u0000${executionId}`;
+    if (throughEpoch === undefined) {
+      this.batches.delete(key);
+      return;
+    }
+    const execution = this.batches.get(key);
+    for (const [name, text] of execution ?? []) {
+      const batch = parseBatch(text, executionId);
+      if (batch === undefined || batch.epoch <= throughEpoch) execution?.delete(name);
+    }
   }
 
   async schedule(entry: DueEntry, replacing?: DueEntry): Promise<void> {

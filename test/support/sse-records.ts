@@ -11,6 +11,11 @@ export interface SseRecordWithId {
   event: Record<string, unknown> & { type: string };
 }
 
+/** The complete records of a stream's text read so far (an unfinished last one left out). */
+export function recordsOfText(text: string): SseRecordWithId[] {
+  return parseRecords(text).records;
+}
+
 /** Parses complete records (`id:` and `data:` lines) out of `text`; returns them and the unfinished rest. */
 function parseRecords(text: string): { records: SseRecordWithId[]; rest: string } {
   const blocks = text.split('\n\n');
@@ -33,10 +38,14 @@ function parseRecords(text: string): { records: SseRecordWithId[]; rest: string 
 }
 
 /**
- * Reads records until the stream ends, or — when `cutAfter` is given — until that many were read,
+ * Reads records until the stream ends, or — when `cutAfter` is given — until that many were read
+ * (`cutWhen`: until a record it accepts was read),
  * then closes the connection as a proxy cutting it would (aborting `controller`).
  */
-export async function readRecords(response: Response, options: { cutAfter?: number; controller?: AbortController } = {}): Promise<{ records: SseRecordWithId[]; cut: boolean }> {
+export async function readRecords(
+  response: Response,
+  options: { cutAfter?: number; cutWhen?: (record: SseRecordWithId) => boolean; controller?: AbortController } = {},
+): Promise<{ records: SseRecordWithId[]; cut: boolean }> {
   const reader = (response.body as ReadableStream<Uint8Array>).getReader();
   const decoder = new TextDecoder();
   const records: SseRecordWithId[] = [];
@@ -54,7 +63,7 @@ export async function readRecords(response: Response, options: { cutAfter?: numb
     buffer = parsed.rest;
     for (const record of parsed.records) {
       records.push(record);
-      if (options.cutAfter !== undefined && records.length >= options.cutAfter) {
+      if ((options.cutAfter !== undefined && records.length >= options.cutAfter) || options.cutWhen?.(record)) {
         options.controller?.abort();
         await reader.cancel().catch(() => undefined);
         return { records, cut: true };

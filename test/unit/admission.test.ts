@@ -117,6 +117,38 @@ describe('admitRun refuses', () => {
   });
 });
 
+describe('admitRun names the run holding a busy thread (THREAD_BUSY details, docs/protocol.md §2.2)', () => {
+  function detailsOf(stored: ThreadDocument, incoming: RunRequest): { messageKey: string; details: unknown } {
+    try {
+      admitRun(stored, incoming, CONTEXT);
+    } catch (error) {
+      if (error instanceof AdapterError) return { messageKey: error.messageKey, details: error.details };
+      throw error;
+    }
+    throw new Error('admitted');
+  }
+
+  it('a live run: its execution and run', () => {
+    expect(detailsOf(storedThread({ activeRun: leaseFor(5_000) }), request())).toEqual({
+      messageKey: 'threadBusy',
+      details: { executionId: 'execution-1', runId: 'run-old', state: 'live' },
+    });
+  });
+
+  it('a detached run: until when it is kept, also once its lease expired', () => {
+    const detached = { ...leaseFor(-1_000), detachedUntil: NOW + 40_000 };
+    expect(detailsOf(storedThread({ activeRun: detached }), request())).toEqual({
+      messageKey: 'threadBusyDetached',
+      details: { executionId: 'execution-1', runId: 'run-old', state: 'detached', detachedUntil: NOW + 40_000 },
+    });
+  });
+
+  it('nothing to a caller of another workspace or user', () => {
+    expect(detailsOf(storedThread({ activeRun: leaseFor(5_000) }), request({ cwd: '/workspace/b' })).details).toBeUndefined();
+    expect(detailsOf(storedThread({ activeRun: leaseFor(5_000) }), request({ userId: 'user-2' })).details).toBeUndefined();
+  });
+});
+
 interface Expected {
   rotated: boolean;
   orphanTaskId: string | undefined;

@@ -47,7 +47,7 @@ function admitted(threadId: string, leaseId: string, now = NOW): ThreadDocument 
 }
 
 function released(document: ThreadDocument): ThreadDocument {
-  return endRun(document, { durable: { textDigests: [], pipelineSequence: 0, pipelineOpenSteps: [], textCursor: 0 }, terminal: false, clearTask: false });
+  return endRun(document, { durable: { textDigests: [], pipelineSequence: 0, pipelineOpenSteps: [], textChars: 0 }, terminal: false, clearTask: false });
 }
 
 const admission = () => ({ now: NOW + 1_000, leaseTtlMs: 30_000, newExecutionId: () => 'execution-2', leaseId: 'lease-new' });

@@ -6,7 +6,7 @@
  * reattach.
  */
 import { describe, expect, it } from 'vitest';
-import type { Failure } from '../../lib/console/app/connection/failures.js';
+import { type Failure, httpFailure } from '../../lib/console/app/connection/failures.js';
 import { planEnding } from '../../lib/console/app/run/run-endings.js';
 
 const OWNER = { observing: false, cancelled: false };
@@ -81,5 +81,27 @@ describe('the end of a run in the console', () => {
   it('leaves the forms usable when a check could not be made, and shows a failed answer where it was given', () => {
     expect(planEnding({ kind: 'exhausted', failure: failure('UNREACHABLE') }, 'check', OWNER)).toMatchObject({ forget: false, panelUsable: true, footer: { text: 'Not checked' } });
     expect(planEnding({ kind: 'not-run', failure: failure('THREAD_BUSY') }, 'resume', OWNER)).toMatchObject({ forget: true, panel: { code: 'THREAD_BUSY' } });
+  });
+});
+
+describe('a THREAD_BUSY answer in the console', () => {
+  it('names the run holding the thread from the error details (docs/protocol.md §2.2), and nothing from details of another shape', () => {
+    const detached = { executionId: 'execution-1', runId: 'run-7', state: 'detached', detachedUntil: 1_767_225_600_000 };
+    expect(httpFailure(409, { error: { code: 'THREAD_BUSY', message: 'busy', details: detached } })).toEqual({
+      kind: 'http',
+      code: 'THREAD_BUSY',
+      message: 'busy',
+      details: [],
+      holder: detached,
+    });
+    expect(httpFailure(409, { error: { code: 'THREAD_BUSY', message: 'busy', details: { executionId: 'execution-1', runId: 'run-7', state: 'live' } } }).holder).toEqual({
+      executionId: 'execution-1',
+      runId: 'run-7',
+      state: 'live',
+    });
+    // An adapter before issue 29 says nothing more; a malformed answer is not trusted.
+    expect(httpFailure(409, { error: { code: 'THREAD_BUSY', message: 'busy' } }).holder).toBeUndefined();
+    expect(httpFailure(409, { error: { code: 'THREAD_BUSY', message: 'busy', details: { runId: 'run-7', state: 'gone' } } }).holder).toBeUndefined();
+    expect(httpFailure(400, { error: { code: 'INVALID_INPUT', message: 'bad', details: [{ path: 'threadId', message: 'x' }] } }).holder).toBeUndefined();
   });
 });

@@ -5,6 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { JournalBatch } from '../../lib/core/journal/batch.js';
+import { canonicalOrder, continuationAfter } from '../../lib/core/journal/canonical.js';
 import { EventLog, type LogRecord } from '../../lib/core/journal/event-log.js';
 import { executionTag } from '../../lib/core/journal/position.js';
 import type { EventJournal } from '../../lib/core/ports.js';
@@ -36,7 +37,7 @@ class GatedJournal extends MemoryEventJournal {
   }
 }
 
-function logWith(journal: EventJournal | undefined, warnings: unknown[] = [], mergeDeltas?: boolean) {
+function logWith(journal: EventJournal | undefined, warnings: unknown[] = [], maxBytes = 1_000_000) {
   const deferred: Array<() => void> = [];
   const releases: LogRecord[][] = [];
   const log = new EventLog({
@@ -47,12 +48,18 @@ function logWith(journal: EventJournal | undefined, warnings: unknown[] = [], me
     start: { kind: 'run', runId: 'r' },
     defer: (task) => deferred.push(task),
     flushMs: 1_000,
-    maxBytes: 1_000_000,
-    ...(mergeDeltas === undefined ? {} : { mergeDeltas }),
+    maxBytes,
     logger: { debug: () => undefined, info: () => undefined, warn: (message: string) => warnings.push(message), error: () => undefined, child: () => undefined as never },
   });
   let ended = false;
-  log.join({ push: (records) => releases.push([...records]), end: () => (ended = true) });
+  let fenced = false;
+  log.join({
+    push: (records) => releases.push([...records]),
+    end: (byFence) => {
+      ended = true;
+      fenced = byFence === true;
+    },
+  });
   return {
     log,
     releases,
@@ -61,6 +68,7 @@ function logWith(journal: EventJournal | undefined, warnings: unknown[] = [], me
       for (const task of deferred.splice(0)) task();
     },
     ended: () => ended,
+    fenced: () => fenced,
   };
 }
 
@@ -117,21 +125,6 @@ describe('bursts and positions', () => {
     ]);
     expect(burst.map((event) => (event as unknown as { delta?: string }).delta)).toEqual(['a', 'b', 'c', 'd', 'e', undefined, 'f', '{"a":', '1}', '{}']);
   });
-  it('keeps every delta as its own record when told not to merge — a takeover’s catch-up is skipped by each delta’s text cursor', () => {
-    const { log, releases, endTurn } = logWith(undefined, [], false);
-    log.emit(runStarted, 0);
-    log.emit(text('a'), 1);
-    log.emit(text('b'), 2);
-    log.emit(text('c'), 3);
-    endTurn();
-    const placed = releases.flat().map((record) => [record.event.type, (record.event as { delta?: string }).delta, record.position.k]);
-    expect(placed).toEqual([
-      ['RUN_STARTED', undefined, 0],
-      ['TEXT_MESSAGE_CONTENT', 'a', 1],
-      ['TEXT_MESSAGE_CONTENT', 'b', 2],
-      ['TEXT_MESSAGE_CONTENT', 'c', 3],
-    ]);
-  });
 });
 
 describe('what is journaled when (docs/protocol.md §6.15)', () => {
@@ -142,17 +135,25 @@ describe('what is journaled when (docs/protocol.md §6.15)', () => {
     vi.useRealTimers();
   });
 
-  it('releases nothing before the epoch’s first batch, with its start, has landed', async () => {
+  it('sends a run’s RUN_STARTED at once and journals it with the epoch’s start in the first write that must land', async () => {
     const journal = new GatedJournal();
     journal.held = true;
-    const { log, releases } = logWith(journal);
+    const { log, releases, endTurn } = logWith(journal);
     log.emit(runStarted, 0);
     await settle();
-    expect(releases).toEqual([]);
+    expect(releases.flat().map((record) => record.event.type)).toEqual(['RUN_STARTED']);
+    expect(journal.written).toEqual([]);
+    log.emit(tool('t1'), 0);
+    // The burst is placed at the end of its turn; the write it must wait for starts at the end of the next.
+    endTurn();
+    endTurn();
+    await settle();
+    expect(releases.flat()).toHaveLength(1);
     journal.land();
     await settle();
-    expect(releases.flat().map((record) => record.event.type)).toEqual(['RUN_STARTED']);
-    expect(journal.written[0]).toMatchObject({ executionId: EXECUTION, epoch: 2, start: { kind: 'run', runId: 'r' }, entries: [{ seq: 1, k: 0, event: runStarted }] });
+    expect(releases.flat().map((record) => record.event.type)).toEqual(['RUN_STARTED', 'TOOL_CALL_START']);
+    expect(journal.written).toHaveLength(1);
+    expect(journal.written[0]).toMatchObject({ executionId: EXECUTION, epoch: 2, start: { kind: 'run', runId: 'r' }, entries: [{ seq: 1, k: 0, event: runStarted }, { seq: 2 }] });
   });
 
   it('sends text at once and journals it within a second, in one batch', async () => {
@@ -166,16 +167,17 @@ describe('what is journaled when (docs/protocol.md §6.15)', () => {
       await settle();
     }
     expect(releases.flat().map((record) => record.event.type)).toEqual(['RUN_STARTED', 'TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_CONTENT']);
-    expect(journal.written).toHaveLength(1);
+    expect(journal.written).toHaveLength(0);
     await vi.advanceTimersByTimeAsync(999);
-    expect(journal.written).toHaveLength(1);
+    expect(journal.written).toHaveLength(0);
     await vi.advanceTimersByTimeAsync(1);
-    expect(journal.written[1]?.entries.map((entry) => [entry.seq, entry.k])).toEqual([
+    expect(journal.written[0]?.entries.map((entry) => [entry.seq, entry.k])).toEqual([
+      [1, 0],
       [2, 1],
       [3, 2],
       [4, 3],
     ]);
-    expect(journal.written[1]?.start).toBeUndefined();
+    expect(journal.written[0]?.start).toEqual({ kind: 'run', runId: 'r' });
   });
 
   it('holds an event that opens a span, and everything after it, until a write holding it has landed', async () => {
@@ -196,8 +198,8 @@ describe('what is journaled when (docs/protocol.md §6.15)', () => {
     journal.land();
     await settle();
     expect(releases.flat().map((record) => record.event.type)).toEqual(['RUN_STARTED', 'TEXT_MESSAGE_CONTENT', 'TOOL_CALL_START', 'TEXT_MESSAGE_CONTENT']);
-    // The text before the tool went into the tool's write; the text after waits for the next flush.
-    expect(journal.written[1]?.entries.map((entry) => entry.event.type)).toEqual(['TEXT_MESSAGE_CONTENT', 'TOOL_CALL_START']);
+    // The run's start and the text before the tool went into the tool's write; the text after waits for the next flush.
+    expect(journal.written[0]?.entries.map((entry) => entry.event.type)).toEqual(['RUN_STARTED', 'TEXT_MESSAGE_CONTENT', 'TOOL_CALL_START']);
   });
 
   it('goes on without a journal that fails, and says so once', async () => {
@@ -226,6 +228,53 @@ describe('what is journaled when (docs/protocol.md §6.15)', () => {
     await log.close();
     expect(journal.written.flatMap((batch) => batch.entries.map((entry) => entry.seq))).toEqual([1, 2, 3]);
     expect(ended()).toBe(true);
+  });
+});
+
+describe('the cap and the fence (docs/design/reattach.md)', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+  it('counts events against the cap: writes what fits of a burst, then marks the epoch full — readers past it get EVENT_ID_EXPIRED', async () => {
+    const journal = new GatedJournal();
+    const { log, releases, endTurn } = logWith(journal, [], 400);
+    log.emit(runStarted, 0);
+    await settle();
+    // One burst far over the cap, of small events: the first of them still fit.
+    for (let i = 1; i <= 20; i += 1) log.emit(tool(`t${i}`), 0);
+    endTurn();
+    await log.close();
+    expect(releases.flat()).toHaveLength(21);
+    const written = journal.written.flatMap((batch) => batch.entries.map((entry) => entry.seq));
+    expect(written.length).toBeGreaterThan(2);
+    expect(written.length).toBeLessThan(21);
+    const marker = journal.written.at(-1);
+    expect(marker).toMatchObject({ entries: [], full: true, fenceSeq: (written.at(-1) ?? 0) + 1 });
+    const order = canonicalOrder(await journal.read('thread', EXECUTION));
+    expect(order.epochs.get(2)?.full).toBe(true);
+    expect(continuationAfter(order, { epoch: 2, seq: 21, k: 0 })).toEqual({ kind: 'expired' });
+    expect(continuationAfter(order, { epoch: 2, seq: 1, k: 0 }).kind).toBe('entries');
+  });
+
+  it('stops at another producer’s fence: nothing more written or released, its readers ended as fenced', async () => {
+    const journal = new GatedJournal();
+    const { log, releases, endTurn, fenced } = logWith(journal);
+    log.emit(runStarted, 0);
+    await settle();
+    // A takeover fences epoch 2 before anything of it was journaled.
+    await journal.append('thread', { executionId: EXECUTION, epoch: 2, entries: [], fenceSeq: 1 });
+    log.emit(tool('t1'), 0);
+    endTurn();
+    await settle();
+    log.emit(tool('t2'), 0);
+    await log.close();
+    expect(releases.flat().map((record) => record.event.type)).toEqual(['RUN_STARTED']);
+    expect(journal.written.flatMap((batch) => batch.entries.map((entry) => entry.event.type))).toEqual([]);
+    expect(fenced()).toBe(true);
+    expect(log.fenced).toBe(true);
   });
 });
 

@@ -129,3 +129,57 @@ describe('event ids (docs/protocol.md §4.12)', () => {
     for (const bad of ['', '17', `${tag}.2.17`, `${tag}.x.1.1`, `${tag}.2.17.40.1`, `${tag.toUpperCase()}.2.17.40`]) expect(parseEventId(bad, tag)).toEqual({ kind: 'malformed' });
   });
 });
+
+describe('a reader whose producer journaled nothing before it was taken over (a run’s start goes with its first write)', () => {
+  // Run r1 ended (epoch 1); run r2's producer (epoch 2) sent RUN_STARTED and text, journaled nothing, died;
+  // the takeover (epoch 3) forked from r1's end and started r2 again.
+  const batches: JournalBatch[] = [
+    {
+      executionId: X,
+      epoch: 1,
+      start: { kind: 'run', runId: 'r1' },
+      entries: entries(1, [
+        [started('r1'), 0],
+        [finished('r1'), 0],
+      ]),
+    },
+    { executionId: X, epoch: 2, entries: [], fenceSeq: 1 },
+    {
+      executionId: X,
+      epoch: 3,
+      start: { kind: 'takeover', runId: 'r2', fromEpoch: 1, fromSeq: 2 },
+      entries: entries(1, [
+        [started('r2'), 0],
+        [textStart, 0],
+        [text('Hello'), 5],
+        [text(' world'), 11],
+        [finished('r2'), 11],
+      ]),
+    },
+  ];
+  const order = canonicalOrder(batches);
+
+  it('continues from the fork: the run it holds is not started again', () => {
+    // All it can hold of epoch 2 is RUN_STARTED: a TEXT_MESSAGE_START waits for the journal.
+    const next = continuationAfter(order, { epoch: 2, seq: 1, k: 0 });
+    expect(next.kind).toBe('entries');
+    const events = next.kind === 'entries' ? next.entries.map((entry) => [entry.event.type, (entry.event as { delta?: string }).delta]) : [];
+    expect(events).toEqual([
+      ['TEXT_MESSAGE_START', undefined],
+      ['TEXT_MESSAGE_CONTENT', 'Hello'],
+      ['TEXT_MESSAGE_CONTENT', ' world'],
+      ['RUN_FINISHED', undefined],
+    ]);
+  });
+
+  it('gives a reader without a position the run from the takeover’s start, and one from the ended run the next run whole', () => {
+    const after = continuationAfter(order, { epoch: 1, seq: 2, k: 0 });
+    expect(after.kind === 'entries' ? after.entries.map((entry) => entry.event.type) : []).toEqual([
+      'RUN_STARTED',
+      'TEXT_MESSAGE_START',
+      'TEXT_MESSAGE_CONTENT',
+      'TEXT_MESSAGE_CONTENT',
+      'RUN_FINISHED',
+    ]);
+  });
+});

@@ -23,7 +23,7 @@ function translator(textDigests: string[] = []): RunTranslator {
     textDigests,
     pipelineSequence: 0,
     pipelineOpenSteps: [],
-    textCursor: 0,
+    textChars: 0,
     newId: () => `id${++n}`,
   });
 }

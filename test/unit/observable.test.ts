@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { SERVICE } from '../../lib/core/caller.js';
-import { AdapterError } from '../../lib/core/errors.js';
+import { AdapterError, type FieldIssue } from '../../lib/core/errors.js';
 import { decideObservation, liveTaskOf } from '../../lib/core/observe/observable.js';
 import { parseObservationRequest } from '../../lib/core/observe/observation-request.js';
 import { newExecution, type ThreadDocument } from '../../lib/core/thread/document.js';
@@ -87,7 +87,7 @@ describe('deciding an observation', () => {
       throw new Error('accepted');
     })();
     expect(error.code).toBe('INVALID_INPUT');
-    expect(error.details?.map((detail) => detail.path).sort()).toEqual(['other', 'rosInvocationId', 'runId', 'threadId']);
+    expect((error.details as FieldIssue[] | undefined)?.map((detail) => detail.path).sort()).toEqual(['other', 'rosInvocationId', 'runId', 'threadId']);
     expect(parseObservationRequest({ threadId: 't', runId: 'r', rosInvocationId: 'i', afterSequence: 7 }, 'e', SERVICE)).toEqual({
       executionId: 'e',
       afterSequence: 7,

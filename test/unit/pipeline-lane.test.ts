@@ -15,7 +15,7 @@ function translator(seed: { pipelineSequence?: number; pipelineOpenSteps?: strin
     textDigests: [],
     pipelineSequence: seed.pipelineSequence ?? 0,
     pipelineOpenSteps: seed.pipelineOpenSteps ?? [],
-    textCursor: 0,
+    textChars: 0,
     newId: () => `id${++n}`,
   });
 }

@@ -41,4 +41,16 @@ describe('a reader’s spans', () => {
     expect(spans.admit(event('STEP_STARTED', { stepName: 's' }))).toBe(true);
     expect(spans.admit(event('STEP_FINISHED', { stepName: 's' }))).toBe(true);
   });
+  it('sends a tool call’s result once, when both sides of a fork carry it (the span table: a result is a span that never closes)', () => {
+    const spans = new ReaderSpans();
+    const stream = [
+      event('RUN_STARTED', { threadId: 't', runId: 'r' }),
+      event('TOOL_CALL_START', { toolCallId: 't1', toolCallName: 'x' }),
+      event('TOOL_CALL_END', { toolCallId: 't1' }),
+      event('TOOL_CALL_RESULT', { toolCallId: 't1', messageId: 'm1', content: 'ok' }),
+      event('TOOL_CALL_RESULT', { toolCallId: 't1', messageId: 'm1', content: 'ok' }),
+      event('RUN_FINISHED', { threadId: 't', runId: 'r' }),
+    ];
+    expect(stream.map((item) => spans.admit(item))).toEqual([true, true, true, true, false, true]);
+  });
 });

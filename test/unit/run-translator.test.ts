@@ -14,7 +14,7 @@ function translator(textDigests: string[] = []) {
     textDigests,
     pipelineSequence: 0,
     pipelineOpenSteps: [],
-    textCursor: 0,
+    textChars: 0,
     newId: () => `id${++n}`,
   });
 }
@@ -45,6 +45,16 @@ describe('RunTranslator', () => {
     expect(t.apply(unwrapItem(status('Hello', { assistantFinal: { complete: true } }, 'task-1-2')))).toEqual([]);
     const fresh = translator();
     expect(deltas(fresh.apply(unwrapItem(status('Whole answer', { assistantFinal: { complete: true } }, 'task-1-2'))))).toEqual(['Whole answer']);
+  });
+
+  it('takes a long final answer cut into pieces under its id (docs/protocol.md §7.1): every piece when it counts, none when text was streamed', () => {
+    const final = { assistantFinal: { complete: true } };
+    const fresh = translator();
+    const shown = ['one ', 'two ', 'three'].flatMap((piece) => deltas(fresh.apply(unwrapItem(status(piece, final, 'task-1-2')))));
+    expect(shown).toEqual(['one ', 'two ', 'three']);
+    const streamed = translator();
+    streamed.apply(unwrapItem(status('one two three')));
+    expect(['one ', 'two ', 'three'].flatMap((piece) => streamed.apply(unwrapItem(status(piece, final, 'task-1-2'))))).toEqual([]);
   });
 
   it('drops the already-seen prefix of a message on a later run (cumulative status texts)', () => {

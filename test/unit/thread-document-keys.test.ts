@@ -75,7 +75,7 @@ describe('maps keyed by request data', () => {
       expect(refusal(document, request(runId))).toBeUndefined();
       document = roundTrip(
         endRun(admitRun(document, request(runId), CONTEXT).document, {
-          durable: { textDigests: [], pipelineSequence: 0, pipelineOpenSteps: [], textCursor: 0 },
+          durable: { textDigests: [], pipelineSequence: 0, pipelineOpenSteps: [], textChars: 0 },
           terminal: false,
           clearTask: false,
         }),

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { SharpImageCodec } from '../../lib/adapters/image/sharp-codec.js';
 import { base64ToBytes, bytesToBase64, decodedLength } from '../../lib/core/base64.js';
 import { SERVICE } from '../../lib/core/caller.js';
-import { AdapterError } from '../../lib/core/errors.js';
+import { AdapterError, type FieldIssue } from '../../lib/core/errors.js';
 import type { ImageCodec } from '../../lib/core/ports.js';
 import { parseRunRequest } from '../../lib/core/protocol/run-request.js';
 import { downsampleUserImages } from '../../lib/core/protocol/user-images.js';
@@ -96,7 +96,7 @@ describe('downsampleUserImages', () => {
     ]);
     const error = await invalidInput(downsampleUserImages(request, codec));
     expect(error.messageKey).toBe('invalidImage');
-    expect(error.details?.map((detail) => detail.path)).toEqual(['messages[0].content[2]', 'messages[0].content[3]']);
+    expect((error.details as FieldIssue[] | undefined)?.map((detail) => detail.path)).toEqual(['messages[0].content[2]', 'messages[0].content[3]']);
 
     const watched = counting();
     const textOnly = parse('just text');

@@ -24,6 +24,7 @@
  * (docs/protocol.md §2.4).
  */
 import { joinBytes } from '../../core/join-bytes.js';
+import { splitLongText } from './sse-text-split.js';
 
 const TRIM_ABOVE_BYTES = 512 * 1024;
 
@@ -119,12 +120,16 @@ export class SseEventScanner {
     let lastStart = 0;
     let at = 0;
     const endEvent = (end: number): void => {
-      const large = this.heldBytes + (end - eventStart) > TRIM_ABOVE_BYTES;
+      const eventBytes = this.heldBytes + (end - eventStart);
+      const large = eventBytes > TRIM_ABOVE_BYTES;
       if (!this.taskIdSeen) this.watch(this.headOf(chunk.subarray(eventStart, end)));
       if (large || this.bareCr) {
         if (eventStart > cleanFrom) out.push(chunk.subarray(cleanFrom, eventStart));
         this.held.push(chunk.subarray(eventStart, end));
-        out.push(this.rewritten(joinBytes(this.held), large));
+        // One long agent text (the kernel's final repeat of a long answer) becomes several events, cut in its bytes.
+        const split = this.bareCr ? undefined : splitLongText(this.held, eventBytes);
+        if (split) out.push(...split);
+        else out.push(this.rewritten(joinBytes(this.held), large));
         cleanFrom = end;
       } else {
         lastStart = eventStart;
@@ -245,14 +250,36 @@ export interface ByteReader {
   cancel(reason?: unknown): Promise<void>;
 }
 
+/**
+ * At most about this much is handed on per read: a long text split into many events (sse-text-split.ts)
+ * is decoded event by event as the SDK reads, not all at once beside the bytes it came in.
+ */
+const HAND_ON_BYTES = 1024 * 1024;
+
 function scanned(reader: ByteReader, onTaskId: ((taskId: string) => void) | undefined): { next: NextBytes; cancel: (reason?: unknown) => Promise<void> } {
   const scanner = new SseEventScanner(onTaskId);
+  /** Scanned pieces not handed on yet, and whether the source ended after them. */
+  let backlog: Uint8Array[] = [];
+  let endsAfterBacklog = false;
+  const handOn = (pieces: Uint8Array[], done: boolean): { out: Uint8Array[]; done: boolean } => {
+    let bytes = 0;
+    let count = 0;
+    while (count < pieces.length && bytes < HAND_ON_BYTES) bytes += (pieces[count++] as Uint8Array).length;
+    if (count === pieces.length) {
+      backlog = [];
+      return { out: pieces, done };
+    }
+    backlog = pieces.slice(count);
+    endsAfterBacklog = done;
+    return { out: pieces.slice(0, count), done: false };
+  };
   return {
     async next() {
+      if (backlog.length > 0) return handOn(backlog, endsAfterBacklog);
       for (;;) {
         const { done, value } = await reader.read();
         const out = done ? scanner.end() : scanner.push(value);
-        if (done || out.length > 0) return { out, done };
+        if (done || out.length > 0) return handOn(out, done);
       }
     },
     cancel: (reason) => reader.cancel(reason),

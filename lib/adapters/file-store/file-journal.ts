@@ -11,7 +11,7 @@
  * files (docs/architecture.md §3.5).
  */
 import { constants } from 'node:fs';
-import { mkdir, open, readdir, rm, unlink } from 'node:fs/promises';
+import { mkdir, open, readdir, rm, rmdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type JournalBatch, parseBatch, serializeBatch } from '../../core/journal/batch.js';
 import { batchKeyAfter, batchKeyOf, batchName, dueName, dueThreadId, parseBatchName, parseDueName, safeExecutionId } from '../../core/journal/journal-names.js';
@@ -60,9 +60,19 @@ export class FileEventJournal implements EventJournal {
     }
   }
 
-  async remove(threadId: string, executionId: string): Promise<void> {
+  async remove(threadId: string, executionId: string, throughEpoch?: number): Promise<void> {
+    const folder = this.executionDir(threadId, executionId);
     try {
-      await rm(this.executionDir(threadId, executionId), { recursive: true, force: true });
+      if (throughEpoch === undefined) {
+        await rm(folder, { recursive: true, force: true });
+        return;
+      }
+      for (const name of await listNames(folder)) {
+        const key = parseBatchName(name);
+        if (key !== undefined && key.epoch <= throughEpoch) await rm(join(folder, name), { force: true });
+      }
+      // Gone when nothing newer is left in it; kept (ENOTEMPTY) when a newer run's batches are.
+      await rmdir(folder).catch(() => undefined);
     } catch (error) {
       throw storeError(error, 'delete the event journal');
     }
@@ -99,6 +109,8 @@ export class FileEventJournal implements EventJournal {
         const text = await readRegularFile(join(this.dueDir, name));
         const threadId = text === undefined ? undefined : dueThreadId(text);
         if (threadId !== undefined) found.push({ ...parsed, threadId });
+        // Unreadable (half-written, or not ours): it could never be handled, and would stay at the head for good.
+        else if (text !== undefined) await unlink(join(this.dueDir, name)).catch(() => undefined);
       }
       return found;
     } catch (error) {

@@ -89,11 +89,12 @@ export async function shutDown(server: RunningServer, policy: ShutdownPolicy, lo
  * Shuts down on SIGTERM or SIGINT, then exits (0 when every clean-up finished). A second signal
  * exits at once: whoever sends it has decided not to wait. Returns a function removing the handlers.
  *
- * Except a SIGINT after a first SIGINT within RELAYED_REPEAT_MS: that is the first one relayed, not
- * a second decision. Ctrl-C reaches the whole process group of `npm start`, and npm forwards it to
- * its child once more a few milliseconds later. Only the terminal's Ctrl-C reaches a process twice
- * like that: a SIGTERM (Function Compute's, a process manager's) is sent once, so a second one is
- * always a decision (docs/architecture.md §6.4).
+ * Except the same signal once more within RELAYED_REPEAT_MS of the first: that is the first one
+ * relayed, not a second decision. A signal sent to the whole process group of `npm start` — a
+ * terminal's Ctrl-C (SIGINT), systemd's default `KillMode=control-group`, a process manager or
+ * `kill -TERM -<pgid>` (SIGTERM) — reaches the adapter directly, and npm forwards it to its child
+ * once more within a millisecond. Only one repeat is taken so: a third signal, or one after the
+ * window, exits at once (docs/architecture.md §6.4).
  */
 export const RELAYED_REPEAT_MS = 1_000;
 
@@ -114,10 +115,11 @@ export function exitOnSignals(server: RunningServer, policy: ShutdownPolicy, log
   const exit = options.exit ?? ((code: number) => process.exit(code));
   const signals = options.signals ?? process;
   const now = options.now ?? Date.now;
-  let first: { signal: NodeJS.Signals; at: number } | undefined;
+  let first: { signal: NodeJS.Signals; at: number; relayed: boolean } | undefined;
   const onSignal = (signal: NodeJS.Signals): void => {
     if (first) {
-      if (signal === 'SIGINT' && first.signal === 'SIGINT' && now() - first.at < RELAYED_REPEAT_MS) {
+      if (!first.relayed && signal === first.signal && now() - first.at < RELAYED_REPEAT_MS) {
+        first.relayed = true;
         logger.info('signal repeated by a parent process; still shutting down', { signal });
         return;
       }
@@ -125,7 +127,7 @@ export function exitOnSignals(server: RunningServer, policy: ShutdownPolicy, log
       exit(1);
       return;
     }
-    first = { signal, at: now() };
+    first = { signal, at: now(), relayed: false };
     logger.info('signal received', { signal });
     shutDown(server, policy, logger)
       .then(async (report) => {

@@ -51,10 +51,14 @@ export class OssEventJournal implements EventJournal {
     }
   }
 
-  async remove(threadId: string, executionId: string): Promise<void> {
+  async remove(threadId: string, executionId: string, throughEpoch?: number): Promise<void> {
     const prefix = this.executionPrefix(threadId, executionId);
     try {
-      const keys = await this.listAll(prefix, undefined);
+      const keys = (await this.listAll(prefix, undefined)).filter((key) => {
+        if (throughEpoch === undefined) return true;
+        const parsed = parseBatchName(key.slice(prefix.length));
+        return parsed !== undefined && parsed.epoch <= throughEpoch;
+      });
       for (let start = 0; start < keys.length; start += PAGE) {
         const batch = keys.slice(start, start + PAGE);
         await withRetries(this.retry, () => this.objects.removeMany(batch));
@@ -95,6 +99,8 @@ export class OssEventJournal implements EventJournal {
         const body = await withRetries(this.retry, () => this.objects.read(key));
         const threadId = body === undefined ? undefined : dueThreadId(body.toString('utf8'));
         if (threadId !== undefined) found.push({ ...parsed, threadId });
+        // Unreadable: it could never be handled, and would stay at the head of the list for good.
+        else if (body !== undefined) await withRetries(this.retry, () => this.objects.removeMany([key])).catch(() => undefined);
       }
       return found;
     } catch (error) {

@@ -39,6 +39,7 @@ const zh: Catalogue = {
   methodNotAllowed: '该资源不允许此方法。',
   runIdUsed: 'AG-UI 运行 ID 已被使用。',
   threadBusy: '此会话线程上已有另一个运行处于活动状态。',
+  threadBusyDetached: '另一个运行占用着此会话线程：它的客户端已离开，在宽限期结束前会保留，以便读取方重新连接。请重新连接或取消它（错误的 details 中给出了它的标识），或者等待。',
   threadBindingConflict: '该线程已绑定到不同的工作区或用户。',
   resumeRequired: '该线程有待处理的中断；请通过 resume 回答它们。',
   executionLostResume: '要恢复的执行已不可用。',
@@ -128,6 +129,8 @@ const es: Catalogue = {
   methodNotAllowed: 'El método no está permitido para este recurso.',
   runIdUsed: 'El id de run de AG-UI ya se ha utilizado.',
   threadBusy: 'Ya hay otro run activo en este thread.',
+  threadBusyDetached:
+    'Otro run ocupa este thread: su cliente se fue y se conserva hasta que termine su periodo de gracia, por si vuelve un lector. Vuelva a conectarse a él o cancélelo (los details del error lo identifican), o espere.',
   threadBindingConflict: 'El thread está vinculado a otro workspace o usuario.',
   resumeRequired: 'El thread tiene Interrupt pendientes; respóndalos con un Resume.',
   executionLostResume: 'La ejecución que se quiere reanudar ya no está disponible.',
@@ -217,6 +220,8 @@ const fr: Catalogue = {
   methodNotAllowed: "La méthode n'est pas autorisée pour cette ressource.",
   runIdUsed: "L'identifiant de run AG-UI a déjà été utilisé.",
   threadBusy: 'Un autre run est déjà actif sur ce thread.',
+  threadBusyDetached:
+    'Un autre run occupe ce thread : son client est parti, et il est conservé jusqu’à la fin de son délai de grâce au cas où un lecteur revienne. Reconnectez-vous à lui ou annulez-le (les details de l’erreur l’identifient), ou patientez.',
   threadBindingConflict: 'Le thread est lié à un autre espace de travail ou utilisateur.',
   resumeRequired: 'Le thread a des interruptions en attente ; répondez-y avec un resume.',
   executionLostResume: "L'exécution à reprendre n'est plus disponible.",
@@ -306,6 +311,8 @@ const de: Catalogue = {
   methodNotAllowed: 'Die Methode ist für diese Ressource nicht erlaubt.',
   runIdUsed: 'Die AG-UI-Run-ID wurde bereits verwendet.',
   threadBusy: 'Auf diesem Thread ist bereits ein anderer Lauf aktiv.',
+  threadBusyDetached:
+    'Ein anderer Lauf belegt diesen Thread: Sein Client ist gegangen, und er wird bis zum Ende seiner Karenzzeit gehalten, falls ein Leser zurückkommt. Verbinden Sie sich erneut mit ihm oder brechen Sie ihn ab (die details des Fehlers nennen ihn), oder warten Sie.',
   threadBindingConflict: 'Der Thread ist an einen anderen Arbeitsbereich oder Benutzer gebunden.',
   resumeRequired: 'Der Thread hat ausstehende Unterbrechungen; beantworten Sie sie mit einem Resume.',
   executionLostResume: 'Die fortzusetzende Ausführung ist nicht mehr verfügbar.',
@@ -395,6 +402,8 @@ const ja: Catalogue = {
   methodNotAllowed: 'このリソースではこのメソッドは許可されていません。',
   runIdUsed: 'AG-UI の run ID はすでに使用されています。',
   threadBusy: 'このスレッドでは別の実行がすでに進行中です。',
+  threadBusyDetached:
+    '別の実行がこのスレッドを保持しています。そのクライアントは離脱しましたが、読み手が戻れるよう猶予期間の終わりまで保持されます。再接続するかキャンセルしてください（エラーの details に識別子があります）。または待ってください。',
   threadBindingConflict: 'このスレッドは別のワークスペースまたはユーザーに紐付けられています。',
   resumeRequired: 'このスレッドには保留中の割り込みがあります。resume で回答してください。',
   executionLostResume: '再開する実行はもう利用できません。',
@@ -484,6 +493,8 @@ const pt: Catalogue = {
   methodNotAllowed: 'O método não é permitido para este recurso.',
   runIdUsed: 'O id de run do AG-UI já foi usado.',
   threadBusy: 'Já existe outra execução ativa neste thread.',
+  threadBusyDetached:
+    'Outra execução ocupa este thread: o seu cliente saiu e ela é mantida até ao fim do período de tolerância, caso um leitor volte. Volte a ligar-se a ela ou cancele-a (os details do erro identificam-na), ou aguarde.',
   threadBindingConflict: 'O thread está vinculado a outro workspace ou usuário.',
   resumeRequired: 'O thread tem interrupções pendentes; responda-as com um resume.',
   executionLostResume: 'A execução a retomar não está mais disponível.',

@@ -29,6 +29,8 @@ export const en = {
   methodNotAllowed: 'The method is not allowed for this resource.',
   runIdUsed: 'The AG-UI run id has already been used.',
   threadBusy: 'Another run is already active on this thread.',
+  threadBusyDetached:
+    'Another run holds this thread: its client left, and it is kept for a reader to come back until its grace ends. Reattach to it or cancel it (the error details name it), or wait.',
   threadBindingConflict: 'The thread is bound to a different workspace or user.',
   resumeRequired: 'The thread has pending interrupts; answer them with a resume.',
   executionLostResume: 'The execution to resume is no longer available.',

@@ -21,8 +21,18 @@ export interface JournalBatch {
   epoch: number;
   /** On an epoch's first batch only. */
   start?: EpochStart;
-  /** Consecutive seqs; may be empty only on an epoch's first batch (a takeover's fork point). */
+  /** Consecutive seqs; empty only on an epoch's first batch (a takeover's fork point) or a fence. */
   entries: JournalEntry[];
+  /**
+   * A fence (docs/design/reattach.md "Fence"): written by the producer of a later epoch under the
+   * name this epoch's next batch would have, so the producer it replaced can journal nothing past
+   * the fork. Holds no entries; readers pass over it.
+   */
+  fenceSeq?: number;
+  /** With `fenceSeq`: written by the epoch's own producer — its journal is full from that seq on (the cap). */
+  full?: boolean;
+  /** When the batch was written (the writer's clock, epoch ms): the journal's expiry counts from its newest batch. */
+  writtenAt?: number;
 }
 
 function isInteger(value: unknown, minimum: number): value is number {
@@ -64,6 +74,11 @@ export function parseBatch(text: string, executionId: string): JournalBatch | un
   }
   const parsed: JournalBatch = { executionId, epoch: batch['epoch'], entries };
   if (start) parsed.start = start;
+  if (isInteger(batch['fenceSeq'], 1) && entries.length === 0) {
+    parsed.fenceSeq = batch['fenceSeq'];
+    if (batch['full'] === true) parsed.full = true;
+  }
+  if (typeof batch['writtenAt'] === 'number' && Number.isFinite(batch['writtenAt'])) parsed.writtenAt = batch['writtenAt'];
   return parsed;
 }
 

@@ -5,6 +5,7 @@
  */
 import type { EpochStart, JournalBatch } from './batch.js';
 import { isRegenerableText } from './durability.js';
+import { batchKeyOf } from './journal-names.js';
 import { comparePositions, type Position } from './position.js';
 
 export interface CanonicalEntry extends Position {
@@ -17,6 +18,8 @@ export interface EpochInfo {
   lastSeq: number;
   /** Entries of this epoch were left out: a takeover forked before them, or a batch is missing. */
   cut: boolean;
+  /** Its producer's journal reached the cap after `lastSeq`: what it sent next is in no journal (event-log.ts). */
+  full?: boolean;
 }
 
 export interface Canonical {
@@ -27,18 +30,24 @@ export interface Canonical {
 /** Orders the batches of one execution (any order, duplicates allowed). */
 export function canonicalOrder(batches: readonly JournalBatch[]): Canonical {
   const byEpoch = new Map<number, JournalBatch[]>();
-  for (const batch of batches) byEpoch.set(batch.epoch, [...(byEpoch.get(batch.epoch) ?? []), batch]);
+  for (const batch of batches) {
+    const own = byEpoch.get(batch.epoch);
+    if (own) own.push(batch);
+    else byEpoch.set(batch.epoch, [batch]);
+  }
   const entries: CanonicalEntry[] = [];
   const epochs = new Map<number, EpochInfo>();
   for (const epoch of [...byEpoch.keys()].sort((a, b) => a - b)) {
-    const own = (byEpoch.get(epoch) ?? []).sort((a, b) => (a.entries[0]?.seq ?? 0) - (b.entries[0]?.seq ?? 0));
+    const own = (byEpoch.get(epoch) ?? []).sort((a, b) => batchKeyOf(a).firstSeq - batchKeyOf(b).firstSeq);
     const start = own.find((batch) => batch.start !== undefined)?.start;
     if (start?.kind === 'takeover') cutAt(entries, epochs, start.fromEpoch, start.fromSeq);
     let next = 1;
     let cut = start === undefined;
+    let full = false;
     if (!cut) {
       for (const batch of own) {
         const first = batch.entries[0];
+        if (first === undefined && batch.full && batch.fenceSeq === next) full = true;
         if (first === undefined || first.seq < next) continue;
         // A batch that never landed: nothing of this epoch after it can be placed.
         if (first.seq !== next) {
@@ -49,9 +58,19 @@ export function canonicalOrder(batches: readonly JournalBatch[]): Canonical {
         next = first.seq + batch.entries.length;
       }
     }
-    epochs.set(epoch, { start, lastSeq: next - 1, cut });
+    epochs.set(epoch, full ? { start, lastSeq: next - 1, cut, full } : { start, lastSeq: next - 1, cut });
   }
   return { entries, epochs };
+}
+
+/**
+ * The reader has all the journal holds of a full epoch (the cap), and no later epoch continues it:
+ * what its producer sent next is in no journal.
+ */
+export function atFullEnd(canonical: Canonical, position: Position | undefined): boolean {
+  if (position === undefined) return false;
+  const info = canonical.epochs.get(position.epoch);
+  return info?.full === true && position.seq >= info.lastSeq && ![...canonical.epochs.keys()].some((epoch) => epoch > position.epoch);
 }
 
 /** A takeover continued from (fromEpoch, fromSeq): what came after it in the order is a dead branch. */
@@ -66,13 +85,23 @@ function cutAt(entries: CanonicalEntry[], epochs: Map<number, EpochInfo>, fromEp
   }
 }
 
+/**
+ * Where a reader on a dead branch stands: the epoch it was on, the agent text it holds (`k`), and —
+ * changed as the reader is sent more — whether the run it holds open is still open to it.
+ */
+export interface Branch {
+  epoch: number;
+  k: number;
+  runOpen?: boolean;
+}
+
 export type Continuation =
   /**
    * What follows the reader's position in the order (possibly nothing yet). `branch` is set when the
    * position lay on a dead branch: from then on the reader already holds the agent text up to
    * `branch.k` of every epoch after `branch.epoch` (skipText).
    */
-  | { kind: 'entries'; entries: CanonicalEntry[]; branch?: { epoch: number; k: number } }
+  | { kind: 'entries'; entries: CanonicalEntry[]; branch?: Branch }
   /** The reader holds events the journal does not have (yet): its producer has not journaled them, or died first. */
   | { kind: 'ahead' }
   /** The position is older than what the journal keeps. */
@@ -93,23 +122,59 @@ export function continuationAfter(canonical: Canonical, position: Position | und
   }
   const info = epochs.get(position.epoch);
   if (info === undefined) {
-    const newest = Math.max(0, ...epochs.keys());
-    return position.epoch > newest ? { kind: 'ahead' } : { kind: 'expired' };
+    const later = [...epochs.keys()].filter((epoch) => epoch > position.epoch).sort((a, b) => a - b)[0];
+    if (later === undefined) return { kind: 'ahead' };
+    // The position's producer journaled nothing before a takeover forked from before it: a dead branch.
+    const start = epochs.get(later)?.start;
+    if (start?.kind !== 'takeover' || start.fromEpoch >= position.epoch) return { kind: 'expired' };
+    return deadBranch(entries, position);
   }
   if (position.seq <= info.lastSeq) {
     const index = entries.findIndex((entry) => comparePositions(entry, position) > 0);
     return { kind: 'entries', entries: index < 0 ? [] : entries.slice(index) };
   }
+  // Past the cap: what the reader holds was never journaled, so nothing can follow it exactly.
+  if (info.full) return { kind: 'expired' };
   // Beyond what this epoch has in the order: a dead branch when a later epoch continues it.
   if (![...epochs.keys()].some((epoch) => epoch > position.epoch)) return { kind: 'ahead' };
-  const branch = { epoch: position.epoch, k: position.k };
-  const later = entries.findIndex((entry) => entry.epoch > position.epoch);
-  return { kind: 'entries', entries: later < 0 ? [] : entries.slice(later).filter((entry) => !skipText(branch, entry)), branch };
+  return deadBranch(entries, position);
 }
 
-/** Agent text a reader from a dead branch already holds (continuationAfter). */
-export function skipText(branch: { epoch: number; k: number } | undefined, entry: CanonicalEntry): boolean {
-  return branch !== undefined && entry.epoch > branch.epoch && entry.k <= branch.k && isRegenerableText(entry.event);
+/** What a reader on a dead branch gets: the order after the fork, less what it holds (lessHeldText). */
+function deadBranch(entries: readonly CanonicalEntry[], position: Position): Continuation {
+  const branch = { epoch: position.epoch, k: position.k };
+  const later = entries.findIndex((entry) => entry.epoch > position.epoch);
+  return { kind: 'entries', entries: later < 0 ? [] : lessHeldText(branch, entries.slice(later)), branch };
+}
+
+/**
+ * `entries` less the agent text a reader from a dead branch already holds (continuationAfter): a
+ * regenerated delta wholly before its cursor is left out, one across it keeps only its part after
+ * it (`k` is the cursor after a delta, so the delta began `delta.length` characters before).
+ */
+export function lessHeldText(branch: Branch | undefined, entries: readonly CanonicalEntry[]): CanonicalEntry[] {
+  if (branch === undefined) return [...entries];
+  const kept: CanonicalEntry[] = [];
+  for (const entry of entries) {
+    const { event } = entry;
+    // A reader on a dead branch holds its run open (the run's end is journaled before it is sent):
+    // a takeover that started that run again — its start was never journaled — is not news to it.
+    if (branch.runOpen !== false && entry.epoch > branch.epoch) {
+      if (event.type === 'RUN_FINISHED' || event.type === 'RUN_ERROR') branch.runOpen = false;
+      else if (event.type === 'RUN_STARTED') {
+        branch.runOpen = false;
+        continue;
+      }
+    }
+    if (entry.epoch <= branch.epoch || !isRegenerableText(event)) {
+      kept.push(entry);
+      continue;
+    }
+    if (entry.k <= branch.k) continue;
+    const before = entry.k - event.delta.length;
+    kept.push(before >= branch.k ? entry : { ...entry, event: { ...event, delta: event.delta.slice(branch.k - before) } });
+  }
+  return kept;
 }
 
 /**

@@ -4,29 +4,31 @@
  * and journaling it; whoever takes the run over then continues from the journal's end. That is
  * harmless for exactly two kinds of event, which are sent at once and journaled in batches:
  *
- * - agent text (its TEXT_MESSAGE_START and _CONTENT): the kernel keeps every text delta in the
- *   task's history, so a takeover regenerates it exactly from the reader's text cursor `k`;
+ * - agent text deltas (TEXT_MESSAGE_CONTENT): the kernel keeps its text in the task's history, so
+ *   a takeover regenerates it exactly from the reader's text cursor `k` (a reader that holds part
+ *   of a regenerated delta gets the rest of it, canonical.ts);
  * - content that changes no span (reasoning and tool-argument deltas, tool progress, activity
  *   snapshots): a reader that got it keeps it, one that did not misses a fragment, and the event
  *   grammar holds either way.
  *
  * Every other event opens, closes or ends something a takeover must know about, so it is journaled
- * before it is sent (with everything gathered before it).
+ * before it is sent (with everything gathered before it) — a TEXT_MESSAGE_START too: a dead branch
+ * (docs/design/reattach.md "Fork") then never holds a span's start, and a reader on one never
+ * needs the cursor to tell whether it holds a START.
  */
 import { type AguiEvent, CUSTOM_TOOL_PROGRESS } from '../translate/events.js';
-
-/** Pipeline text and reasoning ids (docs/protocol.md §8.3): not in the task's history. */
-const PIPELINE_MESSAGE = /^pipeline-message:/;
+import { isPipelineText } from '../translate/pipeline/message-ids.js';
 
 /** Agent text a takeover can regenerate from the kernel's task history. */
-export function isRegenerableText(event: AguiEvent): boolean {
-  return (event.type === 'TEXT_MESSAGE_START' || event.type === 'TEXT_MESSAGE_CONTENT') && !PIPELINE_MESSAGE.test(event.messageId);
+export function isRegenerableText(event: AguiEvent): event is Extract<AguiEvent, { type: 'TEXT_MESSAGE_CONTENT' }> {
+  return event.type === 'TEXT_MESSAGE_CONTENT' && !isPipelineText(event.messageId);
 }
 
 export function mustBeJournaledFirst(event: AguiEvent): boolean {
   switch (event.type) {
-    case 'TEXT_MESSAGE_START':
-      return !isRegenerableText(event);
+    // A run's start goes with its first write that must land (a takeover that finds it missing
+    // starts the run again, and a reader that holds it skips that, canonical.ts `continuationAfter`).
+    case 'RUN_STARTED':
     case 'TEXT_MESSAGE_CONTENT':
     case 'REASONING_MESSAGE_CONTENT':
     case 'TOOL_CALL_ARGS':

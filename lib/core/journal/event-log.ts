@@ -16,7 +16,7 @@
  * stream goes on; a reader then gets a clear error instead of a gap, docs/protocol.md §6.15).
  */
 import { errorFields } from '../error-fields.js';
-import type { EventJournal, Logger } from '../ports.js';
+import { type EventJournal, type Logger, StoreError } from '../ports.js';
 import type { AguiEvent } from '../translate/events.js';
 import type { EpochStart, JournalBatch, JournalEntry } from './batch.js';
 import { mustBeJournaledFirst } from './durability.js';
@@ -33,8 +33,11 @@ export interface LogRecord {
 export interface LogReader {
   /** Released records, in order; one call per release. */
   push(records: readonly LogRecord[]): void;
-  /** The log closed: every record has been released. */
-  end(): void;
+  /**
+   * The log closed: every record has been released — or, `fenced`, another producer continues the
+   * run and this log says nothing more (EventLog.fence): a reader follows the journal from here.
+   */
+  end(fenced?: boolean): void;
 }
 
 export interface EventLogOptions {
@@ -50,13 +53,9 @@ export interface EventLogOptions {
   flushMs: number;
   /** The journal of one epoch stops growing past this many bytes. */
   maxBytes: number;
+  /** Each batch says when it was written (the journal's expiry counts from the newest); Date.now without it. */
+  clock?: () => number;
   logger: Logger;
-  /**
-   * False: every delta keeps its own record. A takeover's catch-up (docs/protocol.md §6.15) emits the
-   * text a reader may partly hold, and a reader skips what it holds by each delta's text cursor — a
-   * merged delta could straddle that cursor.
-   */
-  mergeDeltas?: boolean;
 }
 
 /** The fields whose value names what a mergeable delta belongs to (docs/protocol.md §4.1). */
@@ -86,6 +85,7 @@ export class EventLog {
   private durableSeq = 0;
   private startWritten = false;
   private writing: Promise<void> | undefined;
+  private writeDue = false;
   private flushTimer: ReturnType<typeof setTimeout> | undefined;
   private broken = false;
   private bytes = 0;
@@ -96,6 +96,8 @@ export class EventLog {
   private ended: Promise<void> | undefined;
   /** Every reader has been ended: a reader that joins now is ended at once. */
   private finished = false;
+  /** Another producer continues the run (fence()). */
+  fenced = false;
   /** Told how many readers the log has after each join and leave (the run's presence, docs/protocol.md §6.15). */
   onReaders: ((count: number) => void) | undefined;
 
@@ -123,9 +125,11 @@ export class EventLog {
       this.gathered.push({ event, k });
       return;
     }
-    this.place([{ event, k }]);
+    // The burst is placed before the write this event may start (both at the end of the turn), so
+    // events emitted together — a span's two starts — are journaled together.
     this.gathered = [];
     this.options.defer(() => this.placeBurst());
+    this.place([{ event, k }]);
   }
 
   /**
@@ -175,7 +179,8 @@ export class EventLog {
     this.closed = true;
     clearTimeout(this.flushTimer);
     this.ended = (async () => {
-      while (this.unwritten.length > 0 || !this.startWritten || this.writing) await this.write(true);
+      while (!this.fenced && (this.unwritten.length > 0 || !this.startWritten || this.writing)) await this.write(true);
+      if (this.fenced) return;
       this.releaseReady();
       this.finished = true;
       for (const reader of this.readers) reader.end();
@@ -184,14 +189,33 @@ export class EventLog {
     return this.ended;
   }
 
+  /**
+   * Another producer continues the run (docs/design/reattach.md "Fence"): its fence in the journal
+   * refused this log's next batch, or the run found its lease taken. Nothing placed and not yet
+   * released is released or written, nothing placed later is; every reader is ended as fenced.
+   */
+  fence(): void {
+    if (this.fenced) return;
+    this.fenced = true;
+    this.closed = true;
+    this.broken = true;
+    this.finished = true;
+    clearTimeout(this.flushTimer);
+    this.gathered = undefined;
+    this.outbox.length = 0;
+    this.unwritten = [];
+    this.barriers.length = 0;
+    this.ended ??= Promise.resolve();
+    this.options.logger.info('event log fenced: another producer continues the run', { epoch: this.options.epoch, lastSeq: this.lastPosition?.seq });
+    const readers = [...this.readers];
+    this.readers.clear();
+    for (const reader of readers) reader.end(true);
+  }
+
   private placeBurst(): void {
     const burst = this.gathered;
     this.gathered = undefined;
     if (burst === undefined || burst.length === 0) return;
-    if (this.options.mergeDeltas === false) {
-      this.place(burst);
-      return;
-    }
     const merged: Placed[] = [];
     for (const item of burst) {
       const previous = merged.at(-1);
@@ -219,9 +243,23 @@ export class EventLog {
         }
       }
     }
-    if (mustWrite || !this.startWritten) void this.write(true);
+    if (mustWrite || (!this.startWritten && this.options.start.kind === 'takeover')) this.writeSoon();
     else this.scheduleFlush();
     this.releaseReady();
+  }
+
+  /**
+   * A write that must land, started once the current turn of the event loop is done: what else the
+   * turn places (a run's closing events and its terminal one, emitted together) goes in the same
+   * write (docs/design/reattach.md "Cost").
+   */
+  private writeSoon(): void {
+    if (this.writeDue) return;
+    this.writeDue = true;
+    this.options.defer(() => {
+      this.writeDue = false;
+      void this.write(true);
+    });
   }
 
   private scheduleFlush(): void {
@@ -244,7 +282,7 @@ export class EventLog {
     const size = this.unwrittenBytes;
     this.unwritten = [];
     this.unwrittenBytes = 0;
-    const batch: JournalBatch = { executionId: this.options.executionId, epoch: this.options.epoch, entries };
+    const batch: JournalBatch = { executionId: this.options.executionId, epoch: this.options.epoch, entries, writtenAt: (this.options.clock ?? Date.now)() };
     if (!this.startWritten) batch.start = this.options.start;
     this.writing = this.append(batch, size);
     try {
@@ -261,7 +299,7 @@ export class EventLog {
 
   private async append(batch: JournalBatch, size: number): Promise<void> {
     if (this.bytes + size > this.options.maxBytes) {
-      this.stopJournaling('the journal of this run is full', undefined);
+      await this.appendUpToCap(batch);
       return;
     }
     try {
@@ -270,8 +308,47 @@ export class EventLog {
       this.startWritten = true;
       this.durableSeq = batch.entries.at(-1)?.seq ?? this.durableSeq;
     } catch (error) {
-      this.stopJournaling('the event journal could not be written', error);
+      // Batches are written once: a batch already under this name is another producer's fence.
+      if (error instanceof StoreError && error.kind === 'conflict') this.fence();
+      else this.stopJournaling('the event journal could not be written', error);
     }
+  }
+
+  /**
+   * The cap counts events: what fits is written, then a marker that the epoch is full from the next
+   * seq on (docs/design/reattach.md "Cap") — a reader who needs what follows gets EVENT_ID_EXPIRED,
+   * never a silent gap. The stream itself goes on.
+   */
+  private async appendUpToCap(batch: JournalBatch): Promise<void> {
+    const fit: JournalEntry[] = [];
+    let bytes = this.bytes;
+    for (const entry of batch.entries) {
+      const size = JSON.stringify(entry.event).length + RECORD_OVERHEAD;
+      if (bytes + size > this.options.maxBytes) break;
+      fit.push(entry);
+      bytes += size;
+    }
+    const nextSeq = (fit.at(-1)?.seq ?? (batch.entries[0]?.seq ?? this.seq + 1) - 1) + 1;
+    try {
+      if (fit.length > 0 || batch.start) await this.options.journal?.append(this.options.threadId, { ...batch, entries: fit });
+      await this.options.journal?.append(this.options.threadId, {
+        executionId: batch.executionId,
+        epoch: batch.epoch,
+        entries: [],
+        fenceSeq: nextSeq,
+        full: true,
+        writtenAt: batch.writtenAt,
+      });
+      this.bytes = bytes;
+      this.startWritten = true;
+      this.durableSeq = fit.at(-1)?.seq ?? this.durableSeq;
+    } catch (error) {
+      if (error instanceof StoreError && error.kind === 'conflict') {
+        this.fence();
+        return;
+      }
+    }
+    this.stopJournaling('the journal of this run is full', undefined);
   }
 
   /** The stream goes on without the journal; readers after this point get a clear error (canonical.ts). */
@@ -290,7 +367,9 @@ export class EventLog {
 
   /** Releases every placed record not held back by a write that must land first. */
   private releaseReady(): void {
-    if (!this.startWritten && !this.broken) return;
+    // A takeover's fork point is durable before the epoch says anything (takeover.ts); a run's start
+    // goes with its first write that must land.
+    if (this.fenced || (!this.startWritten && !this.broken && this.options.start.kind === 'takeover')) return;
     while (this.barriers.length > 0 && (this.barriers[0] as number) <= this.durableSeq) this.barriers.shift();
     const holdFrom = this.barriers[0] ?? Number.POSITIVE_INFINITY;
     let count = 0;
@@ -303,6 +382,9 @@ export class EventLog {
 }
 
 /** An event at its position, with its SSE record encoded once for every reader (docs/protocol.md §4.1). */
+/** About what an entry adds to a batch besides its event (seq, k, punctuation). */
+const RECORD_OVERHEAD = 40;
+
 export function recordOf(tag: string, at: Position, event: AguiEvent): LogRecord {
   const position = { epoch: at.epoch, seq: at.seq, k: at.k };
   const id = eventId(tag, position);

@@ -10,7 +10,7 @@ const BATCH_NAME = /^(\d{9})-(\d{9})\.json$/;
 const DUE_NAME = /^(\d{13})~(detached|expire)~([0-9A-Za-z-]{1,64})\.json$/;
 
 export function batchKeyOf(batch: JournalBatch): BatchKey {
-  return { epoch: batch.epoch, firstSeq: batch.entries[0]?.seq ?? 0 };
+  return { epoch: batch.epoch, firstSeq: batch.entries[0]?.seq ?? batch.fenceSeq ?? 0 };
 }
 
 export function batchName(key: BatchKey): string {

@@ -5,10 +5,9 @@
  * closes them with the same translator (`RunTranslator.restore`, `closeSpans`).
  */
 import { type AguiEvent, CUSTOM_SESSION } from '../translate/events.js';
+import { isPipelineReasoning, isPipelineText } from '../translate/pipeline/message-ids.js';
+import { type SpanKind, spanOf } from '../translate/spans.js';
 import type { Canonical } from './canonical.js';
-
-const PIPELINE_TEXT = /^pipeline-message:/;
-const PIPELINE_REASONING = /^reasoning-pipeline-message:/;
 
 export interface OpenSpans {
   /** The agent text message left open, if any. */
@@ -43,48 +42,30 @@ export function openSpans(events: readonly AguiEvent[]): OpenSpans {
   const steps = new Set<string>();
   let agentTextEmitted = false;
   let sessionEmitted = false;
+  // Span sets by kind (the span table, lib/core/translate/spans.ts), in the order each opened.
+  const sets: Record<SpanKind, Set<string>> = {
+    text,
+    reasoning,
+    'reasoning-message': new Set<string>(),
+    tool: open,
+    'tool-result': resulted,
+    step: steps,
+  };
   for (const event of events) {
-    switch (event.type) {
-      case 'TEXT_MESSAGE_START':
-        text.add(event.messageId);
-        break;
-      case 'TEXT_MESSAGE_CONTENT':
-        if (!PIPELINE_TEXT.test(event.messageId)) agentTextEmitted = true;
-        break;
-      case 'TEXT_MESSAGE_END':
-        text.delete(event.messageId);
-        break;
-      case 'REASONING_START':
-        reasoning.add(event.messageId);
-        break;
-      case 'REASONING_END':
-        reasoning.delete(event.messageId);
-        break;
-      case 'TOOL_CALL_START':
-        started.add(event.toolCallId);
-        open.add(event.toolCallId);
-        break;
-      case 'TOOL_CALL_END':
-        open.delete(event.toolCallId);
-        break;
-      case 'TOOL_CALL_RESULT':
-        resulted.add(event.toolCallId);
-        open.delete(event.toolCallId);
-        break;
-      case 'STEP_STARTED':
-        steps.add(event.stepName);
-        break;
-      case 'STEP_FINISHED':
-        steps.delete(event.stepName);
-        break;
-      case 'CUSTOM':
-        if (event.name === CUSTOM_SESSION) sessionEmitted = true;
-        break;
-      default:
+    const span = spanOf(event);
+    if (span) {
+      if (span.opens) sets[span.kind].add(span.id);
+      else sets[span.kind].delete(span.id);
+      if (span.kind === 'tool' && span.opens) started.add(span.id);
+      // A result ends its call as far as a takeover cares: nothing more of it will be emitted.
+      if (span.kind === 'tool-result') open.delete(span.id);
+      continue;
     }
+    if (event.type === 'TEXT_MESSAGE_CONTENT' && !isPipelineText(event.messageId)) agentTextEmitted = true;
+    if (event.type === 'CUSTOM' && event.name === CUSTOM_SESSION) sessionEmitted = true;
   }
-  const agentText = [...text].filter((id) => !PIPELINE_TEXT.test(id));
-  const agentReasoning = [...reasoning].filter((id) => !PIPELINE_REASONING.test(id));
+  const agentText = [...text].filter((id) => !isPipelineText(id));
+  const agentReasoning = [...reasoning].filter((id) => !isPipelineReasoning(id));
   return {
     textMessageId: agentText.at(-1),
     agentTextEmitted,
@@ -92,8 +73,8 @@ export function openSpans(events: readonly AguiEvent[]): OpenSpans {
     toolsStarted: [...started],
     toolsOpen: [...open],
     toolsResulted: [...resulted],
-    pipelineText: [...text].filter((id) => PIPELINE_TEXT.test(id)),
-    pipelineReasoning: [...reasoning].filter((id) => PIPELINE_REASONING.test(id)),
+    pipelineText: [...text].filter(isPipelineText),
+    pipelineReasoning: [...reasoning].filter(isPipelineReasoning),
     steps: [...steps],
     sessionEmitted,
   };

@@ -5,8 +5,10 @@
  *
  * - With a position (an event id): the execution must be the thread's current one, or an ended one
  *   the thread still names (its journal may still hold what the reader missed); identities as for
- *   an observation; and the journal must still hold the position's epoch, unless a run of the
- *   execution is live (it may not have journaled the position yet) — else 409 `EVENT_ID_EXPIRED`.
+ *   an observation; an id some producer of the execution handed out (not an observation's epoch 0,
+ *   not a future epoch, not past what the producer on this instance placed); and the journal must
+ *   still hold the position's epoch, unless a run of the execution is live (it may not have
+ *   journaled the position yet) — else 409 `EVENT_ID_EXPIRED`.
  * - Without one: the rules of an observation (a live task, §6.14). The current run is replayed from
  *   the journal when it holds the run's start; otherwise — a run from before the journal, or one
  *   whose journal expired — the execution is observed from the kernel's snapshot, as always.
@@ -25,7 +27,14 @@ import { answeredAsMissing, foreignTo } from '../thread/ownership.js';
 
 export type Reattach = { kind: 'journal'; document: ThreadDocument; batches: JournalBatch[]; position: Position | undefined } | { kind: 'snapshot'; observation: Observation };
 
-export async function admitReattach(store: ThreadStore, request: ObservationRequest, position: Position | undefined, localEpoch: number | undefined): Promise<Reattach> {
+/** The run this instance produces for the execution, if any: its epoch and the last seq it placed. */
+export interface LocalProducer {
+  epoch: number;
+  lastSeq: number;
+}
+
+export async function admitReattach(store: ThreadStore, request: ObservationRequest, position: Position | undefined, local: LocalProducer | undefined): Promise<Reattach> {
+  const localEpoch = local?.epoch;
   const document = await read(store, request.threadId);
   // Another person's thread is no thread (docs/protocol.md §6.3): the answers below for a missing one.
   const foreign = foreignTo(document, request.caller);
@@ -49,8 +58,16 @@ export async function admitReattach(store: ThreadStore, request: ObservationRequ
   }
   if (!document) throw new AdapterError('EXECUTION_NOT_FOUND', 'executionNotObservable');
   checkIdentity(document, request);
+  const current = document.execution.executionId === request.executionId;
+  // Ids no producer handed out for this execution's journal (docs/protocol.md §6.15): an observation's
+  // (epoch 0), a future epoch, or past what the producer here has placed — refused as on an ended run.
+  const unknown =
+    position.epoch === 0 ||
+    (current && position.epoch > (document.execution.journalEpoch ?? 0)) ||
+    (local !== undefined && position.epoch === local.epoch && position.seq > local.lastSeq);
+  if (unknown) throw new AdapterError('EVENT_ID_EXPIRED', 'eventIdExpired');
   const batches = await readJournal(store, request);
-  const live = document.activeRun !== null && document.execution.executionId === request.executionId;
+  const live = document.activeRun !== null && current;
   if (localEpoch === undefined || position.epoch > localEpoch) {
     const continuation = continuationAfter(canonicalOrder(batches), position);
     if (continuation.kind === 'expired' || (continuation.kind === 'ahead' && !live)) throw new AdapterError('EVENT_ID_EXPIRED', 'eventIdExpired');

@@ -7,7 +7,7 @@
  */
 import { errorFields } from '../error-fields.js';
 import type { EpochStart, JournalBatch } from '../journal/batch.js';
-import { type Canonical, type CanonicalEntry, canonicalOrder, continuationAfter, skipText, withLiveEpoch } from '../journal/canonical.js';
+import { atFullEnd, type Branch, type Canonical, type CanonicalEntry, canonicalOrder, continuationAfter, lessHeldText, withLiveEpoch } from '../journal/canonical.js';
 import { type EventLog, type LogRecord, recordOf } from '../journal/event-log.js';
 import { batchKeyOf } from '../journal/journal-names.js';
 import { comparePositions, executionTag, type Position } from '../journal/position.js';
@@ -15,6 +15,7 @@ import { ReaderSpans } from '../journal/reader-spans.js';
 import type { BatchKey, EventJournal, Logger } from '../ports.js';
 import { runToTakeOver } from '../thread/detach-transitions.js';
 import type { ThreadDocument } from '../thread/document.js';
+import type { AguiEvent } from '../translate/events.js';
 
 export interface FollowDeps {
   journal: EventJournal;
@@ -22,13 +23,22 @@ export interface FollowDeps {
   localLog: (executionId: string) => EventLog | undefined;
   /** The thread document as stored now (undefined: gone). */
   readThread: () => Promise<ThreadDocument | undefined>;
-  /** Takes the live run over (takeover.ts); resolves with this instance's log, undefined when someone else did or it ended. */
-  takeOver: () => Promise<EventLog | undefined>;
+  /** Takes the live run over (takeover.ts); resolves with this instance's log and the order it forked from, undefined when someone else did or it ended. */
+  takeOver: () => Promise<{ log: EventLog; order: Canonical } | undefined>;
   clock: () => number;
   /** How often the journal and the document are read again while the run streams elsewhere. */
   pollMs: number;
   /** How long a run's end may take to appear in the journal after the document says it ended. */
   endWaitMs: number;
+  /**
+   * Keeps a detached run from being ended while this reader follows it from another instance: its
+   * deadline moved to a grace from now (docs/design/reattach.md "Follow"). Undefined: no grace.
+   */
+  keepAttached: ((runId: string) => Promise<void>) | undefined;
+  /** How long a detached run is kept without a reader (the deadline keepAttached moves). */
+  graceMs: number;
+  /** The RUN_ERROR `EVENT_ID_EXPIRED` a reader gets when the journal cannot give it the rest (docs/protocol.md §6.15 "Limits"). */
+  expired: () => AguiEvent;
   logger: Logger;
 }
 
@@ -49,7 +59,7 @@ export async function followExecution(deps: FollowDeps, target: FollowTarget, se
   let lastKey: BatchKey | undefined = batches.length > 0 ? batchKeyOf(batches.at(-1) as JournalBatch) : undefined;
   let delivered = target.position;
   let fromRunStart = delivered === undefined;
-  let branch: { epoch: number; k: number } | undefined;
+  let branch: Branch | undefined;
   let endSeenAt: number | undefined;
 
   // Records of the producer's log on this instance keep their SSE text: encoded once, for every reader.
@@ -63,75 +73,104 @@ export async function followExecution(deps: FollowDeps, target: FollowTarget, se
   // The reader's stream stays one valid run across a fork it read both sides of (reader-spans.ts).
   const spans = new ReaderSpans();
   const deliver = (entries: readonly CanonicalEntry[]): void => {
-    const fresh = entries.filter((entry) => (delivered === undefined || comparePositions(entry, delivered) > 0) && !skipText(branch, entry));
+    const fresh = lessHeldText(
+      branch,
+      entries.filter((entry) => delivered === undefined || comparePositions(entry, delivered) > 0),
+    );
     if (fresh.length === 0) return;
     delivered = fresh.at(-1);
     const sent = fresh.filter((entry) => spans.admit(entry.event));
     if (sent.length > 0) send(sent.map((entry) => encoded.get(entry) ?? recordOf(tag, entry, entry.event)));
   };
 
+  /** The journal cannot give this reader the rest: a clear error, never a silent end (docs/protocol.md §6.15 "Limits"). */
+  const fail = (why: string): void => {
+    deps.logger.warn(why);
+    send([recordOf(tag, { epoch: 0, seq: 1, k: 0 }, deps.expired())]);
+  };
+
   while (!signal.aborted) {
     const document = await deps.readThread();
     const local = deps.localLog(target.executionId);
     // A log here whose epoch a takeover elsewhere has passed is a producer that has not noticed yet: not joined.
-    if (local && document?.execution.executionId === target.executionId && (document.execution.journalEpoch ?? 0) === local.epoch) {
-      await followLocal(local, canonicalOrder(batches));
-      return;
+    if (local && !local.fenced && document?.execution.executionId === target.executionId && (document.execution.journalEpoch ?? 0) === local.epoch) {
+      // Fenced while followed: another producer continues the run — the journal has the rest.
+      if (await followLocal(local, canonicalOrder(batches))) return;
+      await readMore();
+      continue;
     }
     const order = canonicalOrder(batches);
     const view = continuationAfter(order, fromRunStart ? undefined : delivered);
     fromRunStart = false;
     if (view.kind === 'expired') {
-      deps.logger.warn('the journal no longer holds what this reader needs');
+      fail('the journal no longer holds what this reader needs');
       return;
     }
     if (view.kind === 'entries') {
       branch ??= view.branch;
       deliver(view.entries);
     }
-    if (endedHere(document, target.executionId, order)) return;
+    if (endedHere(document, target.executionId, order)) {
+      // The run ended short of the event the reader names: no producer placed it.
+      if (view.kind === 'ahead') fail('the run ended before the event this reader names');
+      return;
+    }
+    if (atFullEnd(order, delivered)) {
+      fail('the run went past its journal’s cap: the rest of it is in no journal');
+      return;
+    }
     const live = document?.activeRun && document.execution.executionId === target.executionId;
     if (live && runToTakeOver(document, target.executionId, deps.clock())) {
-      const log = await deps.takeOver().catch((error: unknown) => {
+      const taken = await deps.takeOver().catch((error: unknown) => {
         deps.logger.warn('could not take the run over', { error: errorFields(error) });
         return undefined;
       });
-      if (log) {
-        await followLocal(log, canonicalOrder(await readAll()));
-        return;
+      if (taken) {
+        // The takeover read the journal behind its fence: that order, not a second read.
+        if (await followLocal(taken.log, taken.order)) return;
+        await readMore();
+        continue;
       }
+    }
+    // A detached run followed from here is not ended under this reader (its deadline moves on).
+    const until = live ? document.activeRun?.detachedUntil : undefined;
+    if (live && until !== undefined && deps.keepAttached && until - deps.clock() < (deps.graceMs * 2) / 3) {
+      await deps
+        .keepAttached(document.activeRun?.runId ?? '')
+        .catch((error: unknown) => deps.logger.warn('could not keep the detached run attached', { error: errorFields(error) }));
     }
     if (!live) {
       // The run ended: its end is journaled before it is announced, so it appears shortly.
       endSeenAt ??= deps.clock();
       if (deps.clock() - endSeenAt > deps.endWaitMs) {
-        deps.logger.warn('the run ended but its end is not in its journal');
+        fail('the run ended but its end is not in its journal');
         return;
       }
     }
     await sleep(deps.pollMs, signal);
+    await readMore();
+  }
+
+  async function readMore(): Promise<void> {
     const more = await deps.journal.read(target.threadId, target.executionId, lastKey);
     batches.push(...more);
     if (more.length > 0) lastKey = batchKeyOf(more.at(-1) as JournalBatch);
   }
 
-  async function readAll(): Promise<JournalBatch[]> {
-    const all = await deps.journal.read(target.threadId, target.executionId);
-    batches.splice(0, batches.length, ...all);
-    return all;
-  }
-
   /**
    * Joins the producer's log on this instance: the journal for earlier epochs, the log's own records
    * for its epoch (released, journaled or not), then every later release, until the log ends.
+   * Resolves true when it did; false when it was fenced (another producer continues the run).
    */
-  async function followLocal(log: EventLog, journaled: Canonical): Promise<void> {
+  async function followLocal(log: EventLog, journaled: Canonical): Promise<boolean> {
     let ended = false;
+    let fenced = false;
     let wake: () => void = () => undefined;
     const reader = {
       push: (records: readonly LogRecord[]) => deliver(records.map(entryOf)),
-      end: () => {
+      end: (byFence?: boolean) => {
         ended = true;
+        fenced = byFence === true;
         wake();
       },
     };
@@ -143,7 +182,7 @@ export async function followExecution(deps: FollowDeps, target: FollowTarget, se
         branch ??= view.branch;
         deliver(view.entries);
       }
-      if (!joined.more) return;
+      if (!joined.more) return !log.fenced;
       await new Promise<void>((resolve) => {
         const done = (): void => {
           signal.removeEventListener('abort', done);
@@ -153,6 +192,7 @@ export async function followExecution(deps: FollowDeps, target: FollowTarget, se
         signal.addEventListener('abort', done, { once: true });
         if (ended || signal.aborted) done();
       });
+      return !fenced;
     } finally {
       log.leave(reader);
     }

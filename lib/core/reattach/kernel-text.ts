@@ -1,52 +1,48 @@
 /**
- * Agent text from the kernel's task history (docs/protocol.md §6.15 "Takeover"): the kernel keeps
- * every streamed text delta as one history message (the newest in the status message), so a
- * takeover emits exactly the deltas after the run's text cursor, in order — also across the seam
- * where a SubscribeToTask's first snapshot and its live updates overlap or miss a delta, because it
- * never takes text from live updates at all.
- *
- * A final answer (iac-code's aggregated message with `assistantFinal`, which the history keeps
- * without that mark) is told apart by what it is: a message under another id whose text ends the
- * text streamed since the previous final. It moves the cursor like any text message, and the run's
- * translator treats it as the final answer it is.
+ * Agent text from the kernel's task history (docs/design/reattach.md "Takeover"): a takeover emits
+ * exactly the characters after the run's text cursor, in order — whether the kernel keeps one
+ * history message per streamed delta or one message per id growing in place (text-cursor.ts) —
+ * and never takes text from live updates at all, so the seam where a SubscribeToTask's first
+ * snapshot and its live updates overlap or miss a delta does not matter.
  */
 import { agentText, type InboundItem } from '../a2a/inbound.js';
 import type { WireMessage } from '../a2a/wire-types.js';
+import type { RegeneratedText } from '../translate/run-translator.js';
+import { KernelTextCursor } from '../translate/text-cursor.js';
 
-/** The agent-text messages of a task item, in the order the kernel streamed them. */
-export function agentTextMessages(item: InboundItem): WireMessage[] {
-  const messages = item.history.filter((message) => agentText(message) !== undefined);
-  if (item.statusMessage && agentText(item.statusMessage) !== undefined) messages.push(item.statusMessage);
-  return messages;
+/**
+ * The text of `messages` (a task's agent-text messages from its start) after cursor `from`: the
+ * part of each message past it, a repeated final answer as the final it is.
+ */
+export function textAfter(messages: readonly WireMessage[], from: number): RegeneratedText[] {
+  const cursor = new KernelTextCursor();
+  const items: RegeneratedText[] = [];
+  for (const message of messages) {
+    const text = agentText(message) ?? '';
+    const messageId = message.messageId || undefined;
+    const fed = cursor.feed(messageId, text);
+    if (fed.repeat) {
+      // At the cursor itself the producer before may have handled it already: a repeat adds nothing then.
+      if (fed.before > from) items.push({ messageId, text, isFinal: true, after: fed.after });
+    } else if (fed.after > from) {
+      items.push({ messageId, text: text.slice(Math.max(0, from - fed.before)), isFinal: false, after: fed.after });
+    }
+  }
+  return items;
 }
 
-/** Each message as the status update that streamed it: text, and the final-answer mark where it applies. */
-export function asStreamedItems(messages: readonly WireMessage[], from: number, context: Pick<InboundItem, 'taskId' | 'contextId'>): InboundItem[] {
-  const items: InboundItem[] = [];
-  let sinceFinal = '';
-  let previousId: string | undefined;
-  messages.forEach((message, index) => {
-    const text = agentText(message) ?? '';
-    const isFinal = previousId !== undefined && message.messageId !== previousId && text.length > 0 && sinceFinal.endsWith(text);
-    if (isFinal) sinceFinal = '';
-    else {
-      sinceFinal += text;
-      previousId = message.messageId;
-    }
-    if (index < from) return;
-    items.push({
-      kind: 'statusUpdate',
-      taskId: context.taskId,
-      contextId: context.contextId,
-      state: 'working',
-      iac: isFinal ? { assistantFinal: { complete: true } } : {},
-      sessionId: undefined,
-      statusMessage: message,
-      history: [],
-      artifacts: [],
-    });
-  });
-  return items;
+/**
+ * The messages less the text of the failure that ends the run (its status message): the kernel
+ * goes on after FAILED (docs/protocol.md §2.4), so its history may already hold the reason as agent
+ * text — as a message of its own, or grown onto the last one — which the RUN_ERROR reports instead.
+ */
+export function withoutFailureText(messages: readonly WireMessage[], failure: WireMessage | undefined): WireMessage[] {
+  const reason = agentText(failure);
+  const last = messages.at(-1);
+  const text = agentText(last);
+  if (!reason || !last || text === undefined || last.messageId !== failure?.messageId || !text.endsWith(reason)) return [...messages];
+  const rest = text.slice(0, text.length - reason.length);
+  return rest ? [...messages.slice(0, -1), { ...last, parts: [{ text: rest }] } as WireMessage] : messages.slice(0, -1);
 }
 
 /** The item without its text: a takeover maps every other signal of it, and takes text from the history. */

@@ -8,7 +8,7 @@
  * as the run maps it. The run ends as a run does (lib/core/run/run-ending.ts).
  */
 import { agentText, type InboundItem, unwrapItem, unwrapTask } from '../a2a/inbound.js';
-import type { WireStreamItem } from '../a2a/wire-types.js';
+import type { WireMessage, WireStreamItem } from '../a2a/wire-types.js';
 import { errorFields } from '../error-fields.js';
 import type { RequiredInput } from '../interrupts/inputs.js';
 import { KernelRpcError } from '../ports.js';
@@ -17,7 +17,8 @@ import { ReadAhead } from '../run/read-ahead.js';
 import { finishRun } from '../run/run-ending.js';
 import { RunFailure } from '../run/run-failure.js';
 import type { RunSession } from '../run/run-session.js';
-import { agentTextMessages, asStreamedItems, withoutText } from './kernel-text.js';
+import { agentTextMessages } from '../translate/text-cursor.js';
+import { textAfter, withoutFailureText, withoutText } from './kernel-text.js';
 
 /** GetTask's historyLength for "all of it": a task's history is bounded by its turn, far below this. */
 const WHOLE_HISTORY = 1_000_000;
@@ -55,6 +56,7 @@ async function follow(session: RunSession, stream: AsyncIterable<WireStreamItem>
       if (item.kind === 'task') text.caughtUp(item);
       else if (agentText(item.statusMessage) !== undefined) text.more();
       const stops = isStopState(item.state);
+      if (stops && item.state !== undefined && FAILED_STATES.has(item.state)) text.failedWith(item.statusMessage);
       // Text streamed before this signal goes out before it.
       if (stops || hasSignals(item)) await text.sync();
       const inputs: RequiredInput[] = absorbItem(session, withoutText(item));
@@ -82,9 +84,19 @@ function hasSignals(item: InboundItem): boolean {
   return Object.keys(item.iac).some((key) => key !== 'iacCodeSessionId') || item.artifacts.length > 0;
 }
 
+/** States whose status message is the kernel's account of a failure, reported by the RUN_ERROR (run-translator.ts). */
+const FAILED_STATES = new Set(['failed', 'rejected', 'auth-required']);
+
 class KernelText {
   private due = false;
   private lastSync = 0;
+  private failure: WireMessage | undefined;
+
+  /** The run ends with this failure: its reason is not text, wherever the history put it. */
+  failedWith(message: WireMessage | undefined): void {
+    this.failure = message;
+    this.due = true;
+  }
 
   constructor(
     private readonly session: RunSession,
@@ -137,8 +149,8 @@ class KernelText {
   }
 
   private emitAfterCursor(task: InboundItem): void {
-    const messages = agentTextMessages(task);
+    const messages = withoutFailureText(agentTextMessages(task), this.failure ?? (task.state && FAILED_STATES.has(task.state) ? task.statusMessage : undefined));
     const { translator } = this.session;
-    for (const item of asStreamedItems(messages, translator.textCursor, task)) this.session.emitAll(translator.apply(item));
+    for (const text of textAfter(messages, translator.textCursor)) this.session.emitAll(translator.applyRegenerated(text));
   }
 }

@@ -10,27 +10,27 @@
 import { SERVICE } from '../caller.js';
 import { errorFields } from '../error-fields.js';
 import type { Language } from '../i18n/catalogue.js';
-import { canonicalOrder } from '../journal/canonical.js';
-import type { EventLog, EventLogOptions } from '../journal/event-log.js';
+import { type Canonical, canonicalOrder } from '../journal/canonical.js';
+import type { EventLog } from '../journal/event-log.js';
+import { fenceEpoch } from '../journal/fence.js';
 import { openSpansOfLastRun } from '../journal/open-spans.js';
 import type { ThreadStore } from '../ports.js';
 import type { RunRequest } from '../protocol/run-request.js';
-import { followRun, type Resumable } from '../run/run-lifecycle.js';
+import { followRun } from '../run/run-lifecycle.js';
 import { type RunDeps, RunSession } from '../run/run-session.js';
 import { RunThread } from '../run/run-thread.js';
 import { compareAndSwap } from '../thread/compare-and-swap.js';
 import { runToTakeOver, takeOverRun } from '../thread/detach-transitions.js';
 import type { ThreadDocument } from '../thread/document.js';
+import type { ExecutionLogs } from './execution-logs.js';
 import { streamTakeover } from './stream-takeover.js';
 
 export interface TakeoverDeps extends RunDeps {
   store: ThreadStore;
-  /** A new event log registered on this instance (lib/http/run-log.ts). */
-  openLog: (options: Omit<EventLogOptions, 'defer' | 'flushMs' | 'maxBytes' | 'logger'>) => EventLog;
-  /** Ends the log and forgets it; then the journal's expiry is scheduled. */
-  closeLog: (log: EventLog) => Promise<void>;
-  /** What the run needs to outlive its new reader (lib/http/run-log.ts `resumableRun`), given its log. */
-  resumable: (log: EventLog) => Resumable;
+  /** The instance's event logs: the takeover's log is opened, closed and handed over there like a run's. */
+  logs: ExecutionLogs;
+  /** The detach grace the run keeps when its new reader leaves. */
+  graceMs: number;
 }
 
 export interface TakeoverTarget {
@@ -41,8 +41,14 @@ export interface TakeoverTarget {
   signal: AbortSignal;
 }
 
+/** The run's new log on this instance, and the journal's order it forked from (read once, behind the fence). */
+export interface TakenOver {
+  log: EventLog;
+  order: Canonical;
+}
+
 /** Resolves with the run's new log on this instance, or undefined when there was nothing to take (another reader took it, or it ended). */
-export async function takeOver(deps: TakeoverDeps, target: TakeoverTarget): Promise<EventLog | undefined> {
+export async function takeOver(deps: TakeoverDeps, target: TakeoverTarget): Promise<TakenOver | undefined> {
   const leaseId = deps.newId();
   const outcome = await compareAndSwap(deps.store, target.threadId, ({ document }) => {
     if (!document || !runToTakeOver(document, target.executionId, deps.clock())) return { value: false };
@@ -51,32 +57,49 @@ export async function takeOver(deps: TakeoverDeps, target: TakeoverTarget): Prom
   const document = outcome.state.document;
   if (!outcome.value || !document?.activeRun) return undefined;
   const journal = deps.store.journal;
-  const order = canonicalOrder(journal ? await journal.read(target.threadId, target.executionId) : []);
-  const fork = order.entries.at(-1);
-  const spans = openSpansOfLastRun(order);
   const epoch = document.execution.journalEpoch ?? 0;
+  // The replaced producer can journal nothing past the fork from now on (fence.ts); one journal read.
+  const order = journal ? await fenceEpoch(journal, target.threadId, target.executionId, epoch - 1, deps.clock) : canonicalOrder([]);
+  const fork = order.entries.at(-1);
   const runId = document.activeRun.runId;
-  const log = deps.openLog({
+  // The producer it replaces may have died before journaling the run's start: nobody saw any of it then.
+  const lastStart = order.entries.findLast((entry) => entry.event.type === 'RUN_STARTED')?.event;
+  const startJournaled = lastStart?.type === 'RUN_STARTED' && lastStart.runId === runId;
+  const spans = startJournaled ? openSpansOfLastRun(order) : undefined;
+  const log = deps.logs.open({
     journal,
     threadId: target.threadId,
     executionId: target.executionId,
     epoch,
     start: { kind: 'takeover', runId, fromEpoch: fork?.epoch ?? epoch - 1, fromSeq: fork?.seq ?? 0 },
-    // Its text is the history's deltas one by one: a reader skips those it holds by their cursor.
-    mergeDeltas: false,
+    logger: deps.logger,
   });
   // The fork point is durable before the new epoch says anything (docs/protocol.md §6.15).
   await log.open();
   const logger = deps.logger.child({ threadId: target.threadId, runId, executionId: target.executionId, takeover: epoch });
-  logger.info('run taken over', { fromEpoch: fork?.epoch, fromSeq: fork?.seq });
+  logger.info('run taken over', { fromEpoch: fork?.epoch, fromSeq: fork?.seq, startJournaled });
   const thread = new RunThread(deps.store, target.threadId, leaseId, target.executionId, document, outcome.state.revision);
-  const session = new RunSession({ ...deps, logger }, requestOf(document, runId), target.language, thread, (event, textCursor) => log.emit(event, textCursor));
-  session.translator.restore(spans, fork?.k ?? document.execution.textCursor ?? 0);
-  if (spans.sessionEmitted) session.sessionAlreadyEmitted();
-  void followRun(session, { signal: target.signal, resumable: deps.resumable(log) }, (signal) => streamTakeover(session, signal))
+  const session = new RunSession(
+    { ...deps, logger },
+    requestOf(document, runId),
+    target.language,
+    thread,
+    (event, textCursor) => log.emit(event, textCursor),
+    () => log.fence(),
+  );
+  session.secretsUnknown = true;
+  const textChars = (startJournaled ? fork?.k : undefined) ?? document.execution.textChars ?? 0;
+  if (spans) session.translator.restore(spans, textChars);
+  session.continueFromCursor(textChars);
+  if (spans?.sessionEmitted) session.sessionAlreadyEmitted();
+  if (!startJournaled) {
+    session.emit(session.runStarted());
+    session.emitAll(session.translator.reopenSteps());
+  }
+  void followRun(session, { signal: target.signal, resumable: deps.logs.resumable(log, deps.store, deps.graceMs) }, (signal) => streamTakeover(session, signal))
     .catch((error: unknown) => logger.error('takeover failed unexpectedly', { error: errorFields(error) }))
-    .finally(() => deps.closeLog(log));
-  return log;
+    .finally(() => deps.logs.close({ threadId: target.threadId, executionId: target.executionId, log, store: deps.store, logger }));
+  return { log, order };
 }
 
 /**

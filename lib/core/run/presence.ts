@@ -7,7 +7,7 @@
  */
 import { errorFields } from '../error-fields.js';
 import type { DueEntry, EventJournal } from '../ports.js';
-import { clearDetached, markDetached } from '../thread/detach-transitions.js';
+import { clearDetached, handOverRun, markDetached } from '../thread/detach-transitions.js';
 import type { RunSession } from './run-session.js';
 
 export class Presence {
@@ -28,9 +28,9 @@ export class Presence {
     else this.enqueue(() => this.reattach());
   }
 
-  /** Detaches now, whatever the readers (the instance is stopping: docs/architecture.md §6). */
+  /** Hands the run over now, whatever the readers (the instance is stopping: docs/architecture.md §6). */
   async detachNow(): Promise<void> {
-    this.enqueue(() => this.detach());
+    this.enqueue(() => this.detach(true));
     await this.queue;
   }
 
@@ -44,14 +44,17 @@ export class Presence {
     this.queue = this.queue.then(step).catch((error: unknown) => this.session.deps.logger.warn('could not record whether the run has a reader', { error: errorFields(error) }));
   }
 
-  private async detach(): Promise<void> {
-    if (this.detached) return;
+  private async detach(handOver = false): Promise<void> {
     const { clock, logger } = this.session.deps;
     const thread = this.session.thread;
+    if (this.detached) {
+      if (handOver) await thread.update((document) => handOverRun(document, this.detached?.dueAt ?? clock(), clock()));
+      return;
+    }
     const dueAt = clock() + this.graceMs;
     const entry: DueEntry = { kind: 'detached', threadId: thread.threadId, executionId: thread.executionId, dueAt };
     this.detached = entry;
-    await thread.update((document) => markDetached(document, dueAt));
+    await thread.update((document) => (handOver ? handOverRun(document, dueAt, clock()) : markDetached(document, dueAt)));
     await this.journal?.schedule(entry);
     logger.info('run detached: its reader left', { until: dueAt });
   }

@@ -11,6 +11,7 @@ import { StoreError } from '../ports.js';
 import type { ThreadDocument } from '../thread/document.js';
 import { cancelCurrentExecution, commitInterrupts } from '../thread/interrupt-transitions.js';
 import { endRun } from '../thread/run-transitions.js';
+import type { AguiEvent } from '../translate/events.js';
 import type { StreamResult } from './consume-stream.js';
 import { type KernelReason, kernelReason, secretsOf } from './kernel-reason.js';
 import { classifyRunError, persistenceFailureKeepingInterrupt, RunFailure } from './run-failure.js';
@@ -73,22 +74,27 @@ async function committedAnyway(session: RunSession, inputs: readonly RequiredInp
 
 /** Normal path: session event, closed spans, final write, then RUN_FINISHED or RUN_ERROR. */
 export async function finishFromState(session: RunSession, lastState: string | undefined): Promise<void> {
-  const reported = failureForState(lastState, kernelReason(session.translator.failure, secretsOf(session.request.iacCode)));
+  const account = session.translator.failure;
+  const told = session.secretsUnknown && account ? { text: undefined, errorId: account.errorId } : account;
+  const reported = failureForState(lastState, kernelReason(told, secretsOf(session.request.iacCode)));
   // A turn never ends in success while answers are still owed: announce what is pending instead.
   if (!reported && session.thread.document.execution.pending.length > 0) {
     await finishWithInterrupt(session, []);
     return;
   }
   session.emitSessionOnce();
-  session.emitAll(session.translator.closeSpans());
+  // The spans' closing events go out with the terminal event, in one journal write (docs/design/reattach.md "Cost").
+  const closing = session.translator.closeSpans();
+  const end = (terminal: AguiEvent): void => session.emitAll([...closing, terminal]);
   if (reported?.abandonTask) {
+    session.emitAll(closing);
     await abandonRun(session, reported);
     return;
   }
   // Read before this run's own final write, which may itself end the execution.
   const failure = reported ? await explainFailure(session, reported) : undefined;
   if (failure?.leaseLost) {
-    session.emit(session.runError(failure));
+    end(session.runError(failure));
     return;
   }
   try {
@@ -96,10 +102,10 @@ export async function finishFromState(session: RunSession, lastState: string | u
       endRun(document, { durable: session.translator.durableState(), terminal: lastState !== undefined && TERMINAL_STATES.has(lastState), clearTask: false }),
     );
   } catch (error) {
-    session.emit(session.runError(failure ?? (await explainFailure(session, classifyRunError(error)))));
+    end(session.runError(failure ?? (await explainFailure(session, classifyRunError(error)))));
     return;
   }
-  session.emit(failure ? session.runError(failure) : session.runFinished({ type: 'success' }));
+  end(failure ? session.runError(failure) : session.runFinished({ type: 'success' }));
 }
 
 /**

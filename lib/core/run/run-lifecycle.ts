@@ -24,6 +24,8 @@ export interface RunInput {
   signal: AbortSignal;
   /** Resumable runs (docs/protocol.md §6.15); absent, or a grace of 0: the caller leaving cancels as always (§6.8). */
   resumable?: Resumable;
+  /** The run found another producer continues it (RunSession): its event log stops (EventLog.fence). */
+  superseded?: () => void;
 }
 
 /** What a run that may outlive its connection needs (docs/protocol.md §6.15). */
@@ -37,6 +39,8 @@ export interface Resumable {
    * and also for a run whose caller left long before, whose request's signal can abort no more.
    */
   watchStopping(handOver: () => void): void;
+  /** Journals everything the run placed (before it hands itself over: the next producer forks after it). */
+  flush(): Promise<void>;
 }
 
 /** The run stops on this instance without ending: it is detached, for a reader to take over (docs/protocol.md §6.15). */
@@ -48,7 +52,7 @@ class HandOver extends Error {
 }
 
 export async function runAdmitted(deps: RunDeps, input: RunInput, sink: EventSink): Promise<void> {
-  const session = new RunSession(deps, input.request, input.language, input.thread, sink);
+  const session = new RunSession(deps, input.request, input.language, input.thread, sink, input.superseded);
   const { emit } = session;
   emit(session.runStarted());
   // Steps a previous run of this execution left active are reopened (docs/protocol.md §8.4).
@@ -91,7 +95,9 @@ export async function followRun(session: RunSession, input: Pick<RunInput, 'sign
     await body(signal);
   } catch (error) {
     if (presence && signal.reason instanceof HandOver && !keeper.lost) {
-      // The kernel's task goes on; the next reader, on any instance, takes the run over.
+      // The kernel's task goes on; the next reader, on any instance, takes the run over — from
+      // everything this producer placed, journaled first (docs/design/reattach.md "Hand-over").
+      await resumable?.flush();
       await presence.detachNow();
       session.deps.logger.info('run handed over: the instance is stopping');
       return;

@@ -44,6 +44,14 @@ export class RunSession {
   /** The execution was already cancelled when the run began (a resume of a cancelled execution). */
   readonly startedCancelled: boolean;
   private sessionEmitted = false;
+  /**
+   * The request's secrets are not known here (a takeover rebuilds the run's request without them):
+   * a RUN_ERROR then carries the kernel's error id and a generic reason, never the kernel's text,
+   * which could quote one of them (docs/design/reattach.md "Takeover").
+   */
+  secretsUnknown = false;
+  /** The cursor of the last agent text emitted (or the run's start). */
+  private emittedCursor: number;
   /** Writes one event to the run's sink at the current text cursor. */
   readonly emit: Emit;
 
@@ -53,6 +61,8 @@ export class RunSession {
     readonly language: Language,
     readonly thread: RunThread,
     sink: EventSink,
+    /** Told once when the run finds another producer continues it (RunThread.superseded): its log stops (EventLog.fence). */
+    superseded: () => void = () => undefined,
   ) {
     this.make = eventFactory(deps.clock);
     const document = thread.document;
@@ -60,7 +70,25 @@ export class RunSession {
     this.startedCancelled = thread.wasCancelled();
     this.sessionId = document.iacCodeSessionId ?? undefined;
     this.translator = translatorFor(document.execution, { make: this.make, runId: request.runId, threadId: request.threadId, newId: deps.newId });
-    this.emit = (event) => sink(event, this.translator.textCursor);
+    this.emittedCursor = this.translator.textCursor;
+    let silenced = false;
+    this.emit = (event) => {
+      // A producer that lost its run to another announces nothing — no RUN_ERROR, nothing journaled.
+      if (silenced || thread.superseded()) {
+        if (!silenced) superseded();
+        silenced = true;
+        return;
+      }
+      // Agent text carries the cursor after it; every other event the cursor of the text before it —
+      // a TEXT_MESSAGE_START that of the text before its first delta (docs/design/reattach.md "Cursor").
+      this.emittedCursor = this.translator.cursorAfter(event) ?? this.emittedCursor;
+      sink(event, this.emittedCursor);
+    };
+  }
+
+  /** A takeover continues from the fork's cursor (lib/core/reattach/takeover.ts). */
+  continueFromCursor(textChars: number): void {
+    this.emittedCursor = textChars;
   }
 
   get kernel(): A2AKernel {

@@ -20,6 +20,8 @@ export class LeaseLostError extends Error {
 
 export class RunThread {
   private queue: Promise<unknown> = Promise.resolve();
+  /** The producer epoch this run journals under (docs/design/reattach.md "Epoch"). */
+  readonly epoch: number;
 
   constructor(
     private readonly store: ThreadStore,
@@ -28,7 +30,19 @@ export class RunThread {
     readonly executionId: string,
     private current: ThreadDocument,
     private revision: number,
-  ) {}
+  ) {
+    this.epoch = current.execution.journalEpoch ?? 0;
+  }
+
+  /**
+   * Another producer continues this run's execution under a newer epoch — a takeover, or the
+   * sweeper ending it (docs/design/reattach.md "Fence"): this run says nothing more, to anyone.
+   * Known from the last document read or written; a lost lease is seen at the next renewal.
+   */
+  superseded(): boolean {
+    const { execution, activeRun } = this.current;
+    return execution.executionId === this.executionId && (execution.journalEpoch ?? 0) > this.epoch && activeRun?.leaseId !== this.leaseId;
+  }
 
   get document(): ThreadDocument {
     return this.current;

@@ -19,13 +19,33 @@ export function clearDetached(document: ThreadDocument): ThreadDocument {
 }
 
 /**
- * Whether a reader may take the execution's live run over (docs/protocol.md §6.15 "Takeover"): its
- * producer let it go (detached) or died (its lease expired unrenewed).
+ * A reader follows the detached run from another instance: its deadline moves to `until` (never
+ * back), so the sweeper does not end it under the reader (docs/design/reattach.md "Follow").
+ */
+export function keepDetached(document: ThreadDocument, runId: string, until: number): ThreadDocument {
+  const lease = document.activeRun;
+  if (!lease || lease.runId !== runId || lease.detachedUntil === undefined || lease.detachedUntil >= until) return document;
+  return { ...document, activeRun: { ...lease, detachedUntil: until } };
+}
+
+/**
+ * A stopping instance hands its run over (docs/design/reattach.md "Hand-over"): detached, and its
+ * lease expired now, so the next reader on any instance takes it over at once.
+ */
+export function handOverRun(document: ThreadDocument, until: number, now: number): ThreadDocument {
+  const detached = markDetached(document, until);
+  return detached.activeRun ? { ...detached, activeRun: { ...detached.activeRun, expiresAt: Math.min(detached.activeRun.expiresAt, now) } } : detached;
+}
+
+/**
+ * Whether a reader may take the execution's live run over (docs/design/reattach.md "Takeover"):
+ * only when its producer is gone — its lease expired unrenewed (frozen, stopped, killed) or was
+ * handed over. A producer that is alive, detached or not, is followed through its journal.
  */
 export function runToTakeOver(document: ThreadDocument, executionId: string, now: number): boolean {
   const lease = document.activeRun;
   if (!lease || document.execution.executionId !== executionId || !document.execution.taskId) return false;
-  return lease.detachedUntil !== undefined || lease.expiresAt <= now;
+  return lease.expiresAt <= now;
 }
 
 /** The takeover's write: a new lease for the same run, the next producer epoch, attached again. */

@@ -42,8 +42,10 @@ const executionSchema = z.object({
   pipelineOpenSteps: z.array(z.string()),
   textDigests: z.array(z.string()),
   pending: z.array(pendingInterruptSchema),
-  /** The kernel text cursor the execution's runs reached (docs/protocol.md §4.12); absent before issue 19. */
+  /** Before issue 26: the text cursor in messages. Kept so older documents still parse; never read. */
   textCursor: z.optional(z.int().check(z.nonnegative())),
+  /** The kernel text cursor the execution's runs reached, in characters (docs/design/reattach.md "Cursor"); absent before issue 26. */
+  textChars: z.optional(z.int().check(z.nonnegative())),
   /** The newest producer epoch of the execution's event journal (docs/protocol.md §6.15); absent = 0. */
   journalEpoch: z.optional(z.int().check(z.nonnegative())),
 });
@@ -90,7 +92,7 @@ export function newExecution(executionId: string, rosInvocationId: string): Exec
     pipelineOpenSteps: [],
     textDigests: [],
     pending: [],
-    textCursor: 0,
+    textChars: 0,
     journalEpoch: 0,
   };
 }

@@ -9,6 +9,7 @@ import { type AguiEvent, CUSTOM_ARTIFACT, type MakeEvent } from './events.js';
 import { trailingHistoryText } from './history-text.js';
 import { envelopesOf } from './pipeline/envelope.js';
 import { PipelineLane } from './pipeline/pipeline-lane.js';
+import { agentTextMessages, KernelTextCursor } from './text-cursor.js';
 import { MAX_TEXT_DIGESTS } from './text-digests.js';
 import { TextLane } from './text-lane.js';
 import { ToolLane } from './tool-lane.js';
@@ -22,8 +23,8 @@ export interface TranslatorSeed {
   textDigests: readonly string[];
   pipelineSequence: number;
   pipelineOpenSteps: readonly string[];
-  /** The kernel text cursor the execution reached (docs/protocol.md §4.12). */
-  textCursor: number;
+  /** The kernel text cursor the execution reached, in characters (text-cursor.ts). */
+  textChars: number;
   newId: () => string;
 }
 
@@ -55,11 +56,14 @@ export interface DurableRunState {
   textDigests: string[];
   pipelineSequence: number;
   pipelineOpenSteps: string[];
-  textCursor: number;
+  textChars: number;
 }
 
-/** What the document keeps of the durable run state; documents written before issue 19 have no cursor. */
-export type StoredRunState = Omit<DurableRunState, 'textCursor'> & { textCursor?: number | undefined };
+/**
+ * What the document keeps of the durable run state; documents written before issue 26 have no
+ * character cursor (their `textCursor` counted messages and is not read any more).
+ */
+export type StoredRunState = Omit<DurableRunState, 'textChars'> & { textChars?: number | undefined };
 
 /**
  * The translator of a run — or an observation — of an execution, seeded with what earlier runs of
@@ -72,18 +76,17 @@ export function translatorFor(execution: StoredRunState, run: Omit<TranslatorSee
     textDigests: execution.textDigests,
     pipelineSequence: execution.pipelineSequence,
     pipelineOpenSteps: execution.pipelineOpenSteps,
-    textCursor: execution.textCursor ?? 0,
+    textChars: execution.textChars ?? 0,
   });
 }
 
-/**
- * How many agent-text messages a task item shows: its history keeps one per streamed delta, and its
- * status message is the newest one (docs/protocol.md §4.12).
- */
-function agentTextCount(item: InboundItem): number {
-  let count = agentText(item.statusMessage) === undefined ? 0 : 1;
-  for (const message of item.history) if (agentText(message) !== undefined) count += 1;
-  return count;
+/** Text a takeover regenerates from the task's history: one message's part after the reader's cursor (lib/core/reattach/kernel-text.ts). */
+export interface RegeneratedText {
+  messageId: string | undefined;
+  text: string;
+  isFinal: boolean;
+  /** The cursor after it. */
+  after: number;
 }
 
 function record(value: unknown): JsonObject | undefined {
@@ -101,28 +104,48 @@ export class RunTranslator {
   private readonly pipeline: PipelineLane;
   readonly usage = new UsageLedger();
   private readonly artifactsSeen = new Set<string>();
-  /**
-   * The kernel text cursor (docs/protocol.md §4.12): how many agent-text status messages of the task
-   * this translator has seen — each streamed delta is one, and the kernel keeps each in the task's
-   * history. A task item can only move it forward (its history may be cut short).
-   */
-  textCursor: number;
+  /** The kernel text cursor: characters of the task's agent text this translator consumed (text-cursor.ts). */
+  private readonly cursor: KernelTextCursor;
+  /** The cursor after each agent TEXT_MESSAGE_CONTENT this translator made (RunSession gives every event the cursor of the last one before it). */
+  private readonly contentCursors = new WeakMap<AguiEvent, number>();
   /** Set by the status that reported the task failed (docs/protocol.md §2.4, §7.7). */
   failure: FailureAccount | undefined;
 
   constructor(private readonly seed: TranslatorSeed) {
-    this.textCursor = seed.textCursor;
+    this.cursor = new KernelTextCursor(seed.textChars);
     this.text = new TextLane(seed.make, seed.runId, seed.newId, seed.textDigests);
     this.tools = new ToolLane(seed.make, seed.newId);
     this.pipeline = new PipelineLane(seed.make, this.tools, this.usage, { threadId: seed.threadId, cursor: seed.pipelineSequence, openSteps: seed.pipelineOpenSteps });
   }
 
   /** Continues a run whose events another producer emitted, up to `textCursor` (docs/protocol.md §6.15 "Takeover"). */
-  restore(spans: OpenSpans, textCursor: number): void {
+  restore(spans: OpenSpans, textChars: number): void {
     this.text.restore({ messageId: spans.textMessageId, reasoningId: spans.reasoningId, emittedText: spans.agentTextEmitted });
     this.tools.restore({ started: spans.toolsStarted, open: spans.toolsOpen, resulted: spans.toolsResulted });
     this.pipeline.restore({ text: spans.pipelineText, reasoning: spans.pipelineReasoning, steps: spans.steps });
-    this.textCursor = Math.max(this.textCursor, textCursor);
+    this.cursor.chars = textChars;
+  }
+
+  /** Characters of the task's agent text consumed so far (text-cursor.ts). */
+  get textCursor(): number {
+    return this.cursor.chars;
+  }
+
+  /** The cursor after `event`, when it is agent text this translator made; undefined for every other event. */
+  cursorAfter(event: AguiEvent): number | undefined {
+    return this.contentCursors.get(event);
+  }
+
+  /** Text a takeover regenerated from the task's history (RegeneratedText). */
+  applyRegenerated(item: RegeneratedText): AguiEvent[] {
+    const events = this.text.text(item.messageId, item.text, item.isFinal);
+    this.cursor.chars = Math.max(this.cursor.chars, item.after);
+    return this.tagContent(events);
+  }
+
+  private tagContent(events: AguiEvent[]): AguiEvent[] {
+    for (const event of events) if (event.type === 'TEXT_MESSAGE_CONTENT') this.contentCursors.set(event, this.cursor.chars);
+    return events;
   }
 
   /** STEP_STARTED for the steps a previous run of this execution left active (docs/protocol.md §8.4). */
@@ -140,16 +163,19 @@ export class RunTranslator {
   }
 
   apply(item: InboundItem, options: ApplyOptions = { statusText: true }): AguiEvent[] {
-    if (item.kind === 'task') this.textCursor = Math.max(this.textCursor, agentTextCount(item));
-    else if (item.kind === 'statusUpdate' && agentText(item.statusMessage) !== undefined) this.textCursor += 1;
+    if (item.kind === 'task') this.cursor.catchUp(agentTextMessages(item));
+    else if (item.kind === 'statusUpdate') {
+      const text = agentText(item.statusMessage);
+      if (text !== undefined) this.cursor.feed(item.statusMessage?.messageId || undefined, text);
+    }
     const events: AguiEvent[] = [];
     const { iac } = item;
     const thinking = record(iac['thinking']);
     if (thinking?.['type'] === 'raw_thinking' && typeof thinking['text'] === 'string' && thinking['text']) {
       events.push(...this.text.reasoning(thinking['text']));
     }
-    if (options.statusText) events.push(...this.mapText(item));
-    else if (options.historyText) events.push(...this.mapHistory(item, true));
+    if (options.statusText) events.push(...this.tagContent(this.mapText(item)));
+    else if (options.historyText) events.push(...this.tagContent(this.mapHistory(item, true)));
     const tool = record(iac['tool']);
     if (tool) {
       if (tool['status'] === 'started' || tool['status'] === 'input_complete') this.text.rememberCurrentText();
@@ -188,7 +214,7 @@ export class RunTranslator {
       textDigests: this.text.digestList().slice(-MAX_TEXT_DIGESTS),
       pipelineSequence: this.pipeline.cursor,
       pipelineOpenSteps: this.pipeline.openSteps(),
-      textCursor: this.textCursor,
+      textChars: this.cursor.chars,
     };
   }
 

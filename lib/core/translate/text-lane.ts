@@ -14,6 +14,8 @@ export class TextLane {
   /** The growing digest of each message's full text seen in this run (a de-duplicated prefix included). */
   private readonly fullText = new Map<string, GrowingTextDigest>();
   private readonly digests: Set<string>;
+  /** The final answer being shown, when it counted (nothing streamed before it): its further pieces count too. */
+  private countedFinalId: string | undefined;
   emittedText = false;
 
   constructor(
@@ -38,9 +40,11 @@ export class TextLane {
 
   text(messageId: string | undefined, text: string, isFinal: boolean): AguiEvent[] {
     // The final status repeats the whole answer; it only counts when nothing was streamed (docs/protocol.md §4.5).
-    if (isFinal && this.emittedText) return [];
+    // A long one comes in several pieces under one id (docs/protocol.md §7.1): once it counts, each piece does.
+    if (isFinal && this.emittedText && (messageId === undefined || messageId !== this.countedFinalId)) return [];
     const events = this.closeReasoning();
     const id = messageId ?? this.openMessageId ?? `assistant-${this.newId()}`;
+    if (isFinal) this.countedFinalId = id;
     if (this.openMessageId !== undefined && this.openMessageId !== id) events.push(...this.closeText());
     const seen = this.fullText.get(id);
     const delta = seen === undefined ? dropKnownPrefix(text, this.digests) : text;

@@ -56,6 +56,12 @@ export interface EmulatorControls {
    * more sub-pipeline permission opened since the adapter last looked.
    */
   snapshotInputs: 'full' | 'none' | 'emptyList' | 'extraPermission';
+  /**
+   * How GetTask and SubscribeToTask show the history: `per-delta` (default) one message per status,
+   * as iac-code and a2a-python's task store keep it; `grown` one message per message id, its text
+   * grown in place up to the newest status — another A2A implementation's way (A2A allows both).
+   */
+  history?: 'per-delta' | 'grown';
 }
 
 interface WireMessage {

@@ -163,6 +163,43 @@ const steps: Scenario = async (script, input) => {
   script.finish('INPUT_REQUIRED');
 };
 
+/** What one delta of `huge` says: ASCII, two- and three-byte characters, a surrogate pair, quotes and backslashes to escape. */
+const HUGE_DELTA = 'A long answer, line after line: é 中文 😀 "quoted" \\ back\\slash.\n'.repeat(1_000);
+
+/** The text `huge <mib>` streams: at least `mib` MiB of UTF-8, in deltas of about 80 KB. */
+export function hugeAnswer(mib: number): string[] {
+  const deltas: string[] = [];
+  let bytes = 0;
+  for (let index = 0; bytes < mib * 1024 * 1024; index += 1) {
+    const delta = `${index}: ${HUGE_DELTA}`;
+    deltas.push(delta);
+    bytes += Buffer.byteLength(delta);
+  }
+  return deltas;
+}
+
+/**
+ * "huge <mib>" (default 24): a long answer streamed in deltas, then repeated whole in the final
+ * `assistantFinal` status as the kernel does — one SSE event of that size (docs/protocol.md §7.1).
+ * "huge <mib> unstreamed": no deltas, the answer only in that final status.
+ */
+const huge: Scenario = async (script, input) => {
+  const mib = Number(/\bhuge\s+(\d+)/i.exec(input.text)?.[1] ?? 24);
+  const deltas = hugeAnswer(mib);
+  script.task('SUBMITTED');
+  if (/\bunstreamed\b/i.test(input.text)) {
+    script.usage();
+    script.finish('INPUT_REQUIRED', deltas.join(''));
+    return;
+  }
+  for (const delta of deltas) {
+    script.text(delta);
+    await script.pause(0);
+  }
+  script.usage();
+  script.finish('INPUT_REQUIRED');
+};
+
 /** The stream ends while the task is still WORKING (the adapter must fail the run). */
 const workingEnd: Scenario = async (script) => {
   script.task('WORKING');
@@ -190,6 +227,7 @@ export const SCENARIOS: Record<string, Scenario> = {
   steps,
   'working-end': workingEnd,
   'late-session': lateSession,
+  huge,
 };
 
 export const DEFAULT_SCENARIO = 'hello';

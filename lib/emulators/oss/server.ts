@@ -62,6 +62,12 @@ export interface OssEmulatorOptions {
    * (test/oss-store/adversarial) draws skews up to it. `setSkew` replaces it while running.
    */
   skew?: SkewRule;
+  /**
+   * How a fault's `delayMs` is waited; default a real timer. Tests pass their own to see each delay
+   * and end it when they choose — a slow answer ordered against other events, not measured. Closing
+   * the emulator ends every delay however it is waited.
+   */
+  sleep?: (ms: number) => Promise<void>;
 }
 
 /** What a skew rule sees of a request: enough to play "which server answers this". */
@@ -108,6 +114,11 @@ export interface OssEmulator {
   setSkew(rule: SkewRule | undefined): void;
   objectKeys(bucket?: string): string[];
   readObject(bucket: string, key: string): Buffer | undefined;
+  /**
+   * Resolves once every request received so far has been handled to its end (answered, refused,
+   * dropped) — a delayed one included: a test's wait for a late write to land.
+   */
+  idle(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -152,8 +163,25 @@ export async function startOssEmulator(options: OssEmulatorOptions = {}): Promis
   };
   resetCounters();
   const closing = new AbortController();
+  const closed = new Promise<void>((resolve) => closing.signal.addEventListener('abort', () => resolve(), { once: true }));
+  // The default timer is cleared on close, so a long delay keeps no closed emulator's process alive.
+  const wait = options.sleep ?? ((ms: number) => sleep(ms, undefined, { signal: closing.signal }).catch(() => undefined));
+  let handling = 0;
+  const idleWaiters: Array<() => void> = [];
 
   async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    handling += 1;
+    try {
+      await handle(req, res);
+    } finally {
+      handling -= 1;
+      if (handling === 0) {
+        for (const resolve of idleWaiters.splice(0)) resolve();
+      }
+    }
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const requestId = newRequestId();
     const method = (req.method ?? 'GET').toUpperCase();
     const hostId = req.headers.host ?? host;
@@ -188,9 +216,8 @@ export async function startOssEmulator(options: OssEmulatorOptions = {}): Promis
 
     const fault = faults.take({ method, operation, names: faultNames(request, operation) });
     if (fault?.delayMs !== undefined && fault.delayMs > 0) {
-      try {
-        await sleep(fault.delayMs, undefined, { signal: closing.signal });
-      } catch {
+      const ended = await Promise.race([wait(fault.delayMs).then(() => 'waited' as const), closed.then(() => 'closing' as const)]);
+      if (ended === 'closing') {
         req.socket.destroy();
         return;
       }
@@ -237,6 +264,7 @@ export async function startOssEmulator(options: OssEmulatorOptions = {}): Promis
       const object = store.hasBucket(bucket) ? store.get(bucket, key) : undefined;
       return object === undefined ? undefined : Buffer.from(object.body);
     },
+    idle: () => (handling === 0 ? Promise.resolve() : new Promise<void>((resolve) => idleWaiters.push(resolve))),
     close: async () => {
       closing.abort();
       await server.close();

@@ -10,6 +10,17 @@ export interface Failure {
   message: string;
   /** INVALID_INPUT names each failing field. */
   details: Array<{ path: string; message: string }>;
+  /** THREAD_BUSY names the run holding the thread (docs/protocol.md §2.2): the page offers to open or stop it. */
+  holder?: ThreadHolder;
+}
+
+/** The run that holds a busy thread, as THREAD_BUSY's details say. */
+export interface ThreadHolder {
+  executionId: string;
+  runId: string;
+  state: 'live' | 'detached';
+  /** Epoch milliseconds until which a detached run is kept for a reader to come back. */
+  detachedUntil?: number;
 }
 
 interface ErrorEnvelope {
@@ -23,12 +34,20 @@ function detailsOf(value: unknown): Failure['details'] {
     .map((item) => ({ path: String(item.path ?? ''), message: String(item.message ?? '') }));
 }
 
+function holderOf(value: unknown): ThreadHolder | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const { executionId, runId, state, detachedUntil } = value as Record<string, unknown>;
+  if (typeof executionId !== 'string' || typeof runId !== 'string' || (state !== 'live' && state !== 'detached')) return undefined;
+  return { executionId, runId, state, ...(typeof detachedUntil === 'number' ? { detachedUntil } : {}) };
+}
+
 /** An HTTP answer's status and body (as @ag-ui/client's HttpAgent reports it, or read directly). */
 export function httpFailure(status: number, body: unknown): Failure {
   const envelope = (typeof body === 'object' && body !== null ? body : {}) as ErrorEnvelope;
   const code = typeof envelope.error?.code === 'string' ? envelope.error.code : `HTTP_${status}`;
   const message = typeof envelope.error?.message === 'string' ? envelope.error.message : typeof body === 'string' && body ? body : `The adapter answered HTTP ${status}.`;
-  return { kind: status === 401 ? 'unauthorized' : 'http', code, message, details: detailsOf(envelope.error?.details) };
+  const holder = code === 'THREAD_BUSY' ? holderOf(envelope.error?.details) : undefined;
+  return { kind: status === 401 ? 'unauthorized' : 'http', code, message, details: detailsOf(envelope.error?.details), ...(holder ? { holder } : {}) };
 }
 
 export function unreachable(): Failure {

@@ -15,7 +15,7 @@
  */
 import type { Interrupt, ResumeEntry } from '@ag-ui/client';
 import type { Outgoing } from '../composer/composer.js';
-import { type Failure, failureOf } from '../connection/failures.js';
+import { type Failure, failureOf, type ThreadHolder } from '../connection/failures.js';
 import { readToken } from '../connection/session-token.js';
 import { InterruptPanel } from '../interrupts/interrupt-panel.js';
 import { rememberThread } from '../threads/recent-threads.js';
@@ -335,6 +335,44 @@ export class Conversation {
       end = await this.observe(live, live.executionId, 'dropped');
     }
     this.finish(live, end, input.resume !== undefined ? 'resume' : 'turn');
+    if (end.kind === 'not-run' && end.failure.holder) this.offerHolder(end.failure.holder);
+  }
+
+  /**
+   * THREAD_BUSY named the run holding the thread (docs/protocol.md §2.2): open it here (through
+   * subscribe, from its start) or stop it (the cancel route), then send again.
+   */
+  private offerHolder(holder: ThreadHolder): void {
+    const offer = this.shown.offer('This thread is held by another run. Open it to follow it here, or stop it.', [
+      {
+        label: 'Open that run',
+        act: () => {
+          if (this.live) return;
+          offer.remove();
+          this.executionId = holder.executionId;
+          this.lastRunId = holder.runId;
+          void this.follow(holder.runId, holder.executionId, 'elsewhere');
+        },
+      },
+      { label: 'Stop that run', act: () => void this.stopHolder(holder, offer) },
+    ]);
+  }
+
+  private async stopHolder(holder: ThreadHolder, offer: HTMLElement): Promise<void> {
+    const result = await cancelExecution({ executionId: holder.executionId, threadId: this.settings.threadId, rosInvocationId: this.settings.rosInvocationId }, readToken());
+    if ('failure' in result) {
+      if (result.failure.kind === 'unauthorized') this.hooks.unauthorized(result.failure);
+      this.hooks.say(`Stop failed: ${result.failure.message} (${result.failure.code})`);
+      return;
+    }
+    offer.remove();
+    const said =
+      result.status === 'cancelled'
+        ? 'Stopped the run that held this thread. Send your message again.'
+        : `Nothing to stop: that run had already ended (${result.status}). Send your message again.`;
+    this.shown.note(said);
+    this.hooks.say(said);
+    this.hooks.changed();
   }
 
   /**

@@ -102,6 +102,23 @@ export class ThreadTranscript {
     this.log.save();
   }
 
+  /**
+   * Something the person may do now (open or stop the run holding the thread): a line and its
+   * buttons, not kept for a reload — what it offers may be gone by then. Returns the element, which
+   * the caller removes once it is acted on.
+   */
+  offer(text: string, actions: Array<{ label: string; act: () => void }>): HTMLElement {
+    const buttons = actions.map(({ label, act }) => el('button', { type: 'button', text: label, on: { click: act } }));
+    const offer = el(
+      'div',
+      { class: 'offer', role: 'group', 'aria-label': 'What to do about the run holding this thread' },
+      el('p', { text }),
+      el('div', { class: 'offer-buttons' }, ...buttons),
+    );
+    this.root.append(offer);
+    return offer;
+  }
+
   /** A new run's view, numbered; `label` says what it is ("your answer", "reattached"…). */
   newRun(runId: string, label?: string): ShownRun {
     this.runs += 1;

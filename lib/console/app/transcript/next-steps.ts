@@ -15,7 +15,7 @@ const STEPS: Record<string, string> = {
   INCOMPLETE_RESUME: 'Answer every request shown below; they are sent together.',
   RESUME_ALREADY_APPLIED: 'The page is asking the adapter what still waits for your answer.',
   SERVER_BUSY: 'The adapter is busy. Wait a few seconds, then send your message again.',
-  THREAD_BUSY: 'Another run is going on in this thread (in another tab, perhaps). Wait for it to end, then send again.',
+  THREAD_BUSY: 'Another run holds this thread (in another tab, perhaps, or one whose page went away). Open it to follow it here, or stop it; then send again.',
   RESUME_REQUIRED: 'This thread waits for your answer to a request: answer it first.',
   THREAD_BINDING_CONFLICT: 'This thread is bound to another working directory. Start a new thread to use this one.',
   STATE_UNAVAILABLE: 'The adapter cannot reach its state store right now. Wait a moment, then try again.',

@@ -4,7 +4,7 @@
  * adapter gave it (translated; a kernel failure's own reason), its code, and the next step the
  * code calls for (transcript/next-steps.ts). A cancel is no failure: it is said without an alert.
  */
-import type { Failure } from '../connection/failures.js';
+import type { Failure, ThreadHolder } from '../connection/failures.js';
 import { el } from '../dom.js';
 import { num, str } from './event-fields.js';
 import { nextStepFor } from './next-steps.js';
@@ -18,6 +18,21 @@ const SESSION_FIELDS: Array<[string, string]> = [
   ['taskId', 'A2A task'],
   ['sessionId', 'iac-code session'],
 ];
+
+const clock = (at: number) => new Date(at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
+
+/** Which run holds a busy thread, and how (docs/protocol.md §2.2). */
+export function holderWords(holder: ThreadHolder): string {
+  const how =
+    holder.state === 'detached'
+      ? `its client left; the adapter keeps it${holder.detachedUntil === undefined ? '' : ` until ${clock(holder.detachedUntil)}`} for a reader to come back, then cancels it`
+      : 'it is streaming to another client';
+  return `Held by run ${holder.runId} (execution ${holder.executionId}): ${how}.`;
+}
+
+function holderLine(holder: ThreadHolder): HTMLElement {
+  return el('p', { class: 'thread-holder', 'data-state': holder.state, text: holderWords(holder) });
+}
 
 export class RunFooter {
   readonly root: HTMLElement;
@@ -73,6 +88,7 @@ export class RunFooter {
     this.error.replaceChildren(
       el('p', {}, el('strong', { text: failure.message }), ' ', el('code', { class: 'error-code', text: failure.code })),
       ...(failure.details.length > 0 ? [el('ul', {}, ...failure.details.map((detail) => el('li', {}, el('code', { text: detail.path }), ` ${detail.message}`)))] : []),
+      ...(failure.holder ? [holderLine(failure.holder)] : []),
       el('p', { class: 'next-step', text: nextStepFor(failure.code) }),
     );
     this.error.hidden = false;

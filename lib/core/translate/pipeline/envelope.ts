@@ -3,6 +3,7 @@
  * their text, and the key of the step they belong to.
  */
 import type { JsonObject } from '../../a2a/wire-types.js';
+import { pipelineMessagePrefix } from './message-ids.js';
 
 /** Event types shown as CUSTOM `iac-code.pipeline.v1` (docs/protocol.md §8.5; the seed's list). */
 export const CUSTOM_PIPELINE_TYPES = new Set([
@@ -70,7 +71,7 @@ export function envelopesOf(iac: JsonObject): JsonObject[] {
  * else id), de-duplicated (docs/protocol.md §8.3).
  */
 export function pipelineMessageId(pipelineRunId: string, envelope: JsonObject): string {
-  const parts = [`pipeline-message:${pipelineRunId}:${text(envelope['scope']) ?? 'pipeline'}`];
+  const parts = [pipelineMessagePrefix(pipelineRunId, text(envelope['scope']) ?? 'pipeline')];
   const seen = new Set<string>();
   for (const key of ['candidate', 'candidateStep', 'step']) {
     const coordinate = record(envelope[key]);

@@ -11,6 +11,7 @@ import { type AguiEvent, CUSTOM_PIPELINE, type MakeEvent } from '../events.js';
 import type { ToolLane } from '../tool-lane.js';
 import type { UsageLedger } from '../usage.js';
 import { CUSTOM_PIPELINE_TYPES, pipelineMessageId, STEP_CLOSERS, STEP_OPENERS, stepKey, stepName } from './envelope.js';
+import { pipelineReasoningId } from './message-ids.js';
 
 export interface PipelineSeed {
   threadId: string;
@@ -142,7 +143,7 @@ export class PipelineLane {
       case 'text_delta':
         return typeof data['text'] === 'string' && data['text'] ? this.text(messageId, data['text']) : [];
       case 'thinking_delta':
-        return typeof data['text'] === 'string' && data['text'] ? this.reasoning(`reasoning-${messageId}`, data['text']) : [];
+        return typeof data['text'] === 'string' && data['text'] ? this.reasoning(pipelineReasoningId(messageId), data['text']) : [];
       case 'tool_started':
         return this.tools.apply({ status: 'input_complete', toolUseId: data['toolUseId'], name: data['toolName'], toolInput: data['input'] ?? {} }, undefined);
       case 'tool_result':
@@ -184,7 +185,7 @@ export class PipelineLane {
   /** Pipeline messages run in parallel (candidates): each keeps its own open text span. */
   private text(messageId: string, delta: string): AguiEvent[] {
     const events: AguiEvent[] = [];
-    const reasoningId = `reasoning-${messageId}`;
+    const reasoningId = pipelineReasoningId(messageId);
     if (this.openReasoning.delete(reasoningId)) {
       events.push(this.make('REASONING_MESSAGE_END', { messageId: reasoningId }), this.make('REASONING_END', { messageId: reasoningId }));
     }
