@@ -24,21 +24,17 @@ export interface Authentication {
   tokens?: TokenVerifier | undefined;
 }
 
-/** The message each refusal is answered with (docs/protocol.md §2.3). */
-export const REFUSAL_MESSAGES: Readonly<Record<TokenRefusal, MessageKey>> = {
-  token_malformed: 'tokenMalformed',
-  token_expired: 'tokenExpired',
-  token_not_yet_valid: 'tokenNotYetValid',
-  token_wrong_issuer: 'tokenWrongIssuer',
-  token_wrong_audience: 'tokenWrongAudience',
-  token_algorithm_refused: 'tokenAlgorithmRefused',
-  token_key_missing: 'tokenKeyMissing',
-  token_key_unknown: 'tokenKeyUnknown',
-  token_signature_invalid: 'tokenSignatureInvalid',
-  token_client_refused: 'tokenClientRefused',
-  token_user_claim_missing: 'tokenUserClaimMissing',
-  token_claims_invalid: 'tokenClaimsInvalid',
-};
+/** `token_key_unknown` → `tokenKeyUnknown`, as a type: every refusal must have its message in the catalogue. */
+type Camel<S extends string> = S extends `${infer Head}_${infer Tail}` ? `${Head}${Capitalize<Camel<Tail>>}` : S;
+
+// Compiles only while every refusal has its message: a missing one is named here.
+const everyRefusalHasAMessage: [Exclude<Camel<TokenRefusal>, MessageKey>] extends [never] ? true : Exclude<Camel<TokenRefusal>, MessageKey> = true;
+void everyRefusalHasAMessage;
+
+/** The message each refusal is answered with (docs/protocol.md §2.3): its reason, camel-cased. */
+export function refusalMessage<R extends TokenRefusal>(reason: R): Camel<R> & MessageKey {
+  return reason.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase()) as Camel<R> & MessageKey;
+}
 
 /** The credentials of `Authorization: Bearer …`, or undefined when there are none. */
 export function bearerOf(request: Request): string | undefined {
@@ -65,7 +61,7 @@ export async function authenticate(request: Request, auth: Authentication): Prom
   try {
     return personCaller((await tokens.verify(presented)).userId);
   } catch (error) {
-    if (error instanceof TokenRefusedError) throw new AdapterError('UNAUTHORIZED', REFUSAL_MESSAGES[error.reason], undefined, { reason: error.reason, cause: error });
+    if (error instanceof TokenRefusedError) throw new AdapterError('UNAUTHORIZED', refusalMessage(error.reason), undefined, { reason: error.reason, cause: error });
     if (error instanceof IdentityProviderUnavailableError) throw new AdapterError('IDENTITY_PROVIDER_UNAVAILABLE', 'identityProviderUnavailable', undefined, { cause: error });
     throw error;
   }

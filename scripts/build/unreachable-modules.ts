@@ -80,6 +80,12 @@ export const UNREACHABLE_MODULES: readonly Unreachable[] = [
     }),
   ),
   { path: 'win-release', from: 'os-name/index.js', exports: "() => ''", why: "Windows' release name for urllib's User-Agent; FC runs Linux" },
+  // Reached, but silent unless DEBUG names ali-oss — and then harmful: its lines are plain text among
+  // the function's JSON log lines, and its "request … with headers" line carries the request's
+  // Authorization signature and STS token (docs/architecture.md §5.5: no secret in a log line).
+  ...['ali-oss/lib/client.js', 'ali-oss/lib/object.js', 'ali-oss/lib/common/utils/createRequest.js'].map(
+    (from): Unreachable => ({ path: 'debug', from, exports: '() => () => undefined', why: "ali-oss's debug output, which would log request signatures and STS tokens" }),
+  ),
 ];
 
 /** The entry for `path` required by `importer` (an absolute file name), if it is one. */

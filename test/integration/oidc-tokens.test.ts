@@ -194,7 +194,7 @@ describe('OIDC tokens (docs/protocol.md §1.2)', { timeout: 60_000 }, () => {
     const other = await answerTo(stack, accessToken, runBody({ iacCode: { userId: 'bob' } }));
     expect(other).toMatchObject({
       status: 400,
-      error: { code: 'INVALID_INPUT', message: 'forwardedProps.iacCode.userId must be the signed-in user id, or be left out.' },
+      error: { code: 'INVALID_INPUT', message: 'userId must be the signed-in user id, or absent.' },
     });
     expect(JSON.parse(other.text).error.details).toEqual([{ path: 'forwardedProps.iacCode.userId', message: 'Must be the signed-in user id (the token’s claim), or absent.' }]);
     const snake = await answerTo(stack, accessToken, runBody({ iacCode: { user_id: 'bob' } }));
@@ -247,7 +247,7 @@ describe('OIDC tokens (docs/protocol.md §1.2)', { timeout: 60_000 }, () => {
       expect(answer).toMatchObject({
         status: 503,
         challenge: null,
-        error: { code: 'IDENTITY_PROVIDER_UNAVAILABLE', message: 'The identity provider cannot be reached to check the token. Retry later.' },
+        error: { code: 'IDENTITY_PROVIDER_UNAVAILABLE', message: 'The identity provider cannot be reached. Retry later.' },
       });
       expect(unreachable.logs.join('\n')).toContain('GET http://127.0.0.1:9/.well-known/openid-configuration failed');
 

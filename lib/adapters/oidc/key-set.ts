@@ -96,12 +96,12 @@ export class RemoteKeySet {
 }
 
 function unknownKey(): TokenRefusedError {
-  return new TokenRefusedError('token_key_unknown', 'the token names a key the provider does not publish');
+  return new TokenRefusedError('token_key_unknown');
 }
 
 function parseKeySet(document: unknown, now: number): Held {
   const keys = typeof document === 'object' && document !== null ? (document as { keys?: unknown }).keys : undefined;
-  if (!Array.isArray(keys)) throw new IdentityProviderUnavailableError('the provider’s jwks_uri answered no JSON Web Key Set');
+  if (!Array.isArray(keys)) throw new IdentityProviderUnavailableError('no JSON Web Key Set at the jwks_uri');
   const usable = keys.filter(
     (key): key is JWK =>
       typeof key === 'object' && key !== null && ASYMMETRIC_KTY.has((key as JWK).kty ?? '') && typeof (key as JWK).kid === 'string' && (key as JWK).d === undefined,
