@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { Message } from '@a2a-js/sdk';
 import type { AgentExecutor, ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
 import { DEFAULT_SCENARIO, type Scenario, type ScenarioInput, scenarioNameFor } from './scenarios.js';
-import { CancelledError, type Json, type ReceivedAnswer, TaskScript } from './task-script.js';
+import { CancelledError, type HistoryMode, type Json, type ReceivedAnswer, TaskScript } from './task-script.js';
 
 export type SessionState = 'ok' | 'missing' | 'backupNotReady';
 
@@ -56,6 +56,8 @@ export interface EmulatorControls {
    * more sub-pipeline permission opened since the adapter last looked.
    */
   snapshotInputs: 'full' | 'none' | 'emptyList' | 'extraPermission';
+  /** How new tasks keep their streamed text in GetTask's history (TaskScript.historyMode; default `perDelta`). */
+  historyMode: HistoryMode;
 }
 
 interface WireMessage {
@@ -92,6 +94,7 @@ export class EmulatorExecutor implements AgentExecutor {
     }
     const input = messageInput(context, this.controls.silenceMs);
     const script = new TaskScript(context.taskId, context.contextId, this.sessionFor(context.contextId), bus);
+    script.historyMode = this.controls.historyMode;
     this.scripts.set(context.taskId, script);
     const parked = script.nextPark();
     void this.play(script, this.pickScenario(input.text), input);
