@@ -12,6 +12,7 @@
  */
 import { createHash } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
+import type { JournalBatch } from '../../lib/core/journal/batch.js';
 import { type ExpectedTurn, type ExplorePlan, type ExploreStep, expectedTurns, exploreMessage } from '../../lib/emulators/a2a/explore-scenario.js';
 import { JOURNAL_RETENTION_MS } from '../../lib/http/run-log.js';
 import { runBody } from '../support/fixtures.js';
@@ -85,6 +86,8 @@ export interface ExecutionOutcome {
   notes: string[];
   /** The raw journal, read at the end: the ids of RUN_STARTED events it still holds. */
   journalRunStarts: Set<string>;
+  /** The raw journal, read at the end: the ids of the execution's order (journaled, contiguous, on no dead branch). */
+  canonicalIds: Set<string>;
   /** Expiry sweeps from the future the explorer made: (world time, deleter clock). */
   futureSweeps: Array<{ at: number; clock: number }>;
 }
@@ -422,6 +425,31 @@ function interruptOf(readers: readonly ReaderLog[]): string | undefined {
   return undefined;
 }
 
+/**
+ * The ids of the execution's order as its raw journal holds it (docs/state-store.md "The event
+ * journal"), worked out here on its own: each epoch's entries from seq 1 up to the first missing one,
+ * less what lies after a later takeover's fork point (its first batch names where it continues).
+ */
+export function canonicalIds(batches: readonly JournalBatch[], tag: string): Set<string> {
+  const epochs = new Map<number, Map<number, { seq: number; k: number }>>();
+  const forks: Array<{ epoch: number; fromEpoch: number; fromSeq: number }> = [];
+  for (const batch of batches) {
+    const entries = epochs.get(batch.epoch) ?? new Map();
+    epochs.set(batch.epoch, entries);
+    for (const entry of batch.entries) entries.set(entry.seq, entry);
+    if (batch.start?.kind === 'takeover') forks.push({ epoch: batch.epoch, fromEpoch: batch.start.fromEpoch ?? 0, fromSeq: batch.start.fromSeq ?? 0 });
+  }
+  const ids = new Set<string>();
+  for (const [epoch, entries] of epochs) {
+    for (let seq = 1; entries.has(seq); seq += 1) {
+      const dead = forks.some((fork) => fork.epoch > epoch && (epoch > fork.fromEpoch || (epoch === fork.fromEpoch && seq > fork.fromSeq)));
+      const entry = entries.get(seq) as { k: number };
+      if (!dead) ids.add(`${tag}.${epoch}.${seq}.${entry.k}`);
+    }
+  }
+  return ids;
+}
+
 /** Explores one execution from `seed`. */
 export async function exploreExecution(world: ReattachWorld, seed: number, settings: ExplorerSettings): Promise<ExecutionOutcome> {
   const random = seededRandom(seed);
@@ -447,6 +475,7 @@ export async function exploreExecution(world: ReattachWorld, seed: number, setti
     journalFaults: settings.journalFaults && random() < 0.3,
     notes: [],
     journalRunStarts: new Set(),
+    canonicalIds: new Set(),
     futureSweeps: [],
   };
   if (outcome.journalFaults) {
@@ -704,6 +733,7 @@ export async function exploreExecution(world: ReattachWorld, seed: number, setti
       for (const entry of batch.entries)
         if (entry.event.type === 'RUN_STARTED') outcome.journalRunStarts.add(`${executionTag(outcome.executionId)}.${batch.epoch}.${entry.seq}.${entry.k}`);
     }
+    outcome.canonicalIds = canonicalIds(batches ?? [], executionTag(outcome.executionId));
   }
   world.journalPolicies.delete(threadId);
   return outcome;

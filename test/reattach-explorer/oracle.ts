@@ -189,11 +189,15 @@ export async function judge(outcome: ExecutionOutcome, world: ReattachWorld): Pr
         terminal?.type === 'RUN_FINISHED'
           ? ((terminal['outcome'] as { type?: string } | undefined)?.type ?? 'success') === (expected.end === 'interrupt' ? 'interrupt' : 'success') && expected.end !== 'failed'
           : terminal?.type === 'RUN_ERROR' && expected.end === 'failed' && terminal['code'] === 'A2A_EXECUTION_FAILED';
-      if (!expected.text.startsWith(text)) add('text-diverges', `run ${index}: ${describeDivergence(text, expected.text)} (${endOf(reader)})`, reader);
+      // What the text had to do with it: the kernel's way of keeping it, a reattach right after a TEXT_MESSAGE_START.
+      const starts = new Set(chunk.records.filter((record) => record.event.type === 'TEXT_MESSAGE_START').map((record) => record.id));
+      const failure = outcome.plan.steps.find((step) => step.kind === 'fail');
+      const why = `${failure?.kind === 'fail' && text.includes(failure.reason) ? "; the kernel's failure reason arrived as agent text" : ''}${outcome.plan.history === 'growing' ? '; the task history grows in place' : ''}${reader.segments.some((segment) => segment.lastEventId && starts.has(segment.lastEventId)) ? '; reattached with the id of a TEXT_MESSAGE_START' : ''}`;
+      if (!expected.text.startsWith(text)) add('text-diverges', `run ${index}: ${describeDivergence(text, expected.text)}${why} (${endOf(reader)})`, reader);
       else if (normalEnd && text !== expected.text)
         add(
           'text-incomplete',
-          `run ${index} ended ${terminal?.type} with ${text.length} of ${expected.text.length} characters; the rest starts ${snippet(expected.text, text.length)} (${endOf(reader)})`,
+          `run ${index} ended ${terminal?.type} with ${text.length} of ${expected.text.length} characters; the rest starts ${snippet(expected.text, text.length)}${why} (${endOf(reader)})`,
           reader,
         );
       if (terminal?.type === 'RUN_FINISHED' && !normalEnd)
@@ -259,13 +263,17 @@ export async function judge(outcome: ExecutionOutcome, world: ReattachWorld): Pr
       const observed = (records: readonly SseRecordWithId[]) => records.some((record) => positionOf(record.id)?.[0] === 0);
       if (observed(chunk.records) || observed(uncut.records)) continue;
       const complete = chunk.terminal !== undefined;
-      const known = new Set(uncut.records.map((record) => record.id));
-      const forked = chunk.records.some((record) => !known.has(record.id));
+      // Compared by the journal's order: records it does not hold (a dead branch, or never journaled) are a fork's.
+      const canonical = outcome.canonicalIds;
+      // Only while the journal still holds the run (a deleted journal is judged on its own, above and below).
+      if (!canonical.has(uncut.records[0]?.id ?? '')) continue;
+      const forked = chunk.records.some((record) => !canonical.has(record.id));
       if (!forked) {
-        const limit = complete ? Math.max(chunk.records.length, uncut.records.length) : chunk.records.length;
+        const wanted = uncut.records.filter((record) => canonical.has(record.id));
+        const limit = complete ? Math.max(chunk.records.length, wanted.length) : chunk.records.length;
         for (let at = 0; at < limit; at += 1) {
           const got = chunk.records[at];
-          const want = uncut.records[at];
+          const want = wanted[at];
           if (got?.id !== want?.id || got?.data !== want?.data) {
             add(
               'differs-from-uncut',
@@ -281,7 +289,7 @@ export async function judge(outcome: ExecutionOutcome, world: ReattachWorld): Pr
       const structural = (records: readonly SseRecordWithId[]) =>
         records.filter((record) => !TEXT_TYPES.has(record.event.type) && !spanNeutral(record.event)).map((record) => record.data);
       const got = structural(chunk.records);
-      const want = structural(uncut.records);
+      const want = structural(uncut.records.filter((record) => canonical.has(record.id)));
       const limit = complete ? Math.max(got.length, want.length) : got.length;
       for (let at = 0; at < limit; at += 1) {
         if (got[at] !== want[at]) {
