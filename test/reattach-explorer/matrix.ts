@@ -1,7 +1,7 @@
 /**
- * The reattach explorer's variants and its runner (issue 26): a world per variant (reattach-world.ts),
- * seeded executions run a few at a time (explore.ts), each judged by the oracle (oracle.ts), then the
- * whole store searched for secrets. Used by test/reattach-explorer/explorer.test.ts (a few seeds) and
+ * The reattach explorer's variants and its runner (issue 26): seeded executions (explore.ts), a few at
+ * a time, each in a world of its own (reattach-world.ts), each judged by the oracle (oracle.ts) and
+ * its whole store searched for secrets. Used by test/reattach-explorer/explorer.test.ts (a few seeds) and
  * `npm run soak:reattach` (the long matrix).
  */
 import type { ReattachWorld, StoreKind, WorldOptions } from '../support/reattach-world.js';
@@ -44,21 +44,27 @@ export interface VariantReport {
 }
 
 export interface RunOptions {
-  /** Executions explored at once in the world. */
+  /** Executions explored at once, each in a world of its own. */
   concurrency: number;
-  /** Called after each execution (progress, replay details). */
+  /** Called after each execution, before its world closes (progress, replay details). */
   onExecution?: (outcome: ExecutionOutcome, violations: Violation[], world: ReattachWorld) => void;
 }
 
+/**
+ * Explores every seed in a world of its own — its instances, store and kernel — so that what one
+ * execution's faults do (a killed instance, a poisoned due list) never reaches another's, and a seed
+ * replays alone as it ran in the matrix (its choices exactly; the timing of real sockets as it comes).
+ */
 export async function runVariant(variant: Variant, seeds: readonly number[], options: RunOptions): Promise<VariantReport> {
-  const world: ReattachWorld = await World.start({ store: variant.store, ...WORLD_TIMING, ...(variant.poisonDue ? { poisonDue: variant.poisonDue } : {}) });
   const report: VariantReport = { variant: variant.name, executions: 0, runs: 0, readers: 0, reattaches: 0, takeovers: 0, clearErrors: 0, documentedLosses: 0, violations: [] };
-  try {
-    const queue = [...seeds];
-    const worker = async (): Promise<void> => {
-      for (let seed = queue.shift(); seed !== undefined; seed = queue.shift()) {
+  const queue = [...seeds];
+  const worker = async (): Promise<void> => {
+    for (let seed = queue.shift(); seed !== undefined; seed = queue.shift()) {
+      const world: ReattachWorld = await World.start({ store: variant.store, ...WORLD_TIMING, ...(variant.poisonDue ? { poisonDue: variant.poisonDue } : {}) });
+      try {
         const outcome = await exploreExecution(world, seed, variant.settings);
         const judgement = await judge(outcome, world);
+        const violations = [...judgement.violations, ...(await secretViolations(world)).map((violation) => ({ ...violation, seed }))];
         report.executions += 1;
         report.runs += judgement.runs;
         report.readers += judgement.readers;
@@ -66,15 +72,14 @@ export async function runVariant(variant: Variant, seeds: readonly number[], opt
         report.takeovers += judgement.takeovers;
         report.clearErrors += judgement.clearErrors;
         report.documentedLosses += judgement.documentedLosses;
-        report.violations.push(...judgement.violations);
-        options.onExecution?.(outcome, judgement.violations, world);
+        report.violations.push(...violations);
+        options.onExecution?.(outcome, violations, world);
+      } finally {
+        await world.close();
       }
-    };
-    await Promise.all(Array.from({ length: options.concurrency }, () => worker()));
-    report.violations.push(...(await secretViolations(world)));
-  } finally {
-    await world.close();
-  }
+    }
+  };
+  await Promise.all(Array.from({ length: options.concurrency }, () => worker()));
   return report;
 }
 

@@ -18,7 +18,7 @@
  * world records every journal deletion (with the deleter's clock), counts takeovers and watches
  * every log line for secrets.
  */
-import { mkdtemp, readdir, readFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -536,11 +536,10 @@ export class ReattachWorld {
   }
 
   async close(): Promise<void> {
-    for (const instance of this.instances) {
-      instance.thaw();
-      await instance.kill();
-    }
+    // A frozen instance dies frozen: what it held never goes out.
+    for (const instance of this.instances) await instance.kill();
     await this.kernel.close();
     await this.oss?.close();
+    if (this.stateDir) await rm(this.stateDir, { recursive: true, force: true }).catch(() => undefined);
   }
 }
