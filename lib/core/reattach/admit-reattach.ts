@@ -63,7 +63,8 @@ export async function admitReattach(store: ThreadStore, request: ObservationRequ
   if (unknown) throw new AdapterError('EVENT_ID_EXPIRED', 'eventIdExpired');
   const batches = await readJournal(store, request);
   const live = document.activeRun !== null && current;
-  if (localEpoch === undefined || position.epoch > localEpoch) {
+  // The local producer's own epoch is answered from its log; every other from the journal.
+  if (localEpoch === undefined || position.epoch !== localEpoch) {
     const continuation = continuationAfter(canonicalOrder(batches), position);
     if (continuation.kind === 'expired' || (continuation.kind === 'ahead' && !live)) throw new AdapterError('EVENT_ID_EXPIRED', 'eventIdExpired');
   }
