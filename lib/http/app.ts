@@ -9,7 +9,8 @@ import type { Language } from '../core/i18n/catalogue.js';
 import { languageFromAcceptLanguage } from '../core/i18n/language.js';
 import { onceUntilFailure } from '../core/once-until-failure.js';
 import type { A2AKernel, ImageCodec, Logger, ThreadStore, TokenVerifier } from '../core/ports.js';
-import { type ExecutionLogs, InstanceLogs } from '../core/reattach/execution-logs.js';
+// Type only: the event logs' code loads with the POST routes (docs/architecture.md §6.3).
+import type { ExecutionLogs } from '../core/reattach/execution-logs.js';
 import type { Secret } from '../core/secret.js';
 // Type only: the console's code is loaded by the start-up path only when it is enabled.
 import type { ConsoleRoute } from './console-route.js';
@@ -28,6 +29,13 @@ import { handlePreStop, isPreStopCall, logUnmarkedPreStop, PRE_STOP_PATH, type P
 // Each import is made once and kept: `import()` of a loaded module still resolves it again on
 // every call (under tsx's loader, about a millisecond per request).
 const postRoutes = onceUntilFailure(() => import('./post-routes.js'));
+
+/** The POST routes, and the instance's event logs made with them on the first POST (they load with the routes). */
+async function routesWithLogs(deps: RouteDeps): Promise<Awaited<ReturnType<typeof postRoutes>>> {
+  const routes = await postRoutes();
+  deps.logs ??= routes.instanceLogs(deps.clock);
+  return routes;
+}
 const errorModule = onceUntilFailure(() => import('./error-response.js'));
 
 /** The error envelope, with the message catalogue behind it: loaded by the first error answer. */
@@ -126,14 +134,14 @@ const CANCEL_PATH = /^\/extensions\/iac-code\/v1\/executions\/([^/]+)\/cancel$/;
 const SUBSCRIBE_PATH = /^\/extensions\/iac-code\/v1\/executions\/([^/]+)\/subscribe$/;
 
 export function createApp(appDeps: AppDeps): App {
-  const deps: RouteDeps = { ...appDeps, liveStreams: new LiveStreamGate(appDeps.config.maxActiveRuns), logs: new InstanceLogs(appDeps.clock) };
+  const deps: RouteDeps = { ...appDeps, liveStreams: new LiveStreamGate(appDeps.config.maxActiveRuns), logs: undefined as unknown as ExecutionLogs };
   const corsOrigins = deps.config.corsOrigins ?? [];
   return {
     async fetch(request: Request, signal: AbortSignal = request.signal): Promise<Response> {
       return withCors(await dispatch(request, signal, deps, corsOrigins), request, corsOrigins);
     },
     stopping(): void {
-      deps.logs.stopping();
+      (deps.logs as ExecutionLogs | undefined)?.stopping();
     },
     plain(method: string, target: string): PlainResponse | undefined {
       // With CORS on, every answer carries `vary: origin` (cors.ts): those go through fetch.
@@ -169,18 +177,20 @@ async function dispatch(request: Request, signal: AbortSignal, deps: RouteDeps, 
     // Preflights are open (no bearer token: browsers never send one on OPTIONS), docs/protocol.md §1.5.
     if (request.method === 'OPTIONS' && preflights) return preflightResponse(request, corsOrigins);
     if (url.pathname === '/health') return await readRoute(() => health(deps));
-    if (url.pathname === '/') return await route('POST', async () => (await postRoutes()).handleRun(request, signal, deps, logger));
+    if (url.pathname === '/') return await route('POST', async () => (await routesWithLogs(deps)).handleRun(request, signal, deps, logger));
     const consoleRoute = deps.console;
     if (consoleRoute && (url.pathname === '/console' || url.pathname.startsWith('/console/'))) return await readRoute(async () => (await consoleRoute(url.pathname)) ?? notFound());
     const cancel = CANCEL_PATH.exec(url.pathname);
     if (cancel) {
       const executionId = safeDecode(cancel[1] as string);
-      return executionId === undefined ? await notFound() : await route('POST', async () => (await postRoutes()).handleCancel(request, executionId, deps, logger));
+      return executionId === undefined ? await notFound() : await route('POST', async () => (await routesWithLogs(deps)).handleCancel(request, executionId, deps, logger));
     }
     const subscribe = SUBSCRIBE_PATH.exec(url.pathname);
     if (subscribe) {
       const executionId = safeDecode(subscribe[1] as string);
-      return executionId === undefined ? await notFound() : await route('POST', async () => (await postRoutes()).handleSubscribe(request, signal, executionId, deps, logger));
+      return executionId === undefined
+        ? await notFound()
+        : await route('POST', async () => (await routesWithLogs(deps)).handleSubscribe(request, signal, executionId, deps, logger));
     }
     // Only FC's own lifecycle call sees this path, and only inside FC (pre-stop-route.ts); to anyone
     // else it does not exist.

@@ -27,7 +27,7 @@ beforeAll(async () => {
 });
 afterAll(async () => kernel.close());
 afterEach(() => {
-  kernel.controls.history = 'per-delta';
+  kernel.controls.historyMode = 'perDelta';
 });
 
 const STEPS = Array.from({ length: 60 }, (_, index) => `step ${index + 1}. `).join('');
@@ -57,12 +57,12 @@ async function expectOneExactRun(records: readonly SseRecordWithId[]): Promise<v
 
 describe('reattach, exactly once', () => {
   for (const [history, owner] of [
-    ['per-delta', 'stopped'],
-    ['grown', 'stopped'],
-    ['per-delta', 'alive'],
+    ['perDelta', 'stopped'],
+    ['growing', 'stopped'],
+    ['perDelta', 'alive'],
   ] as const) {
     it(`a reader cut right after TEXT_MESSAGE_START gets every delta on the other instance (history ${history}, its first instance ${owner})`, async () => {
-      kernel.controls.history = history;
+      kernel.controls.historyMode = history;
       const stateDir = await mkdtemp(join(tmpdir(), 'agui-once-'));
       const a = await startStack({ stateDir, emulatorInstance: kernel, config: { detachGraceMs: 60_000 } });
       const b = await startStack({ stateDir, emulatorInstance: kernel, config: { detachGraceMs: 60_000 } });
@@ -85,7 +85,7 @@ describe('reattach, exactly once', () => {
   }
 
   it('a reattach on another instance while the producer is alive follows it — no takeover — even when the kernel grows its history in place', async () => {
-    kernel.controls.history = 'grown';
+    kernel.controls.historyMode = 'growing';
     const stateDir = await mkdtemp(join(tmpdir(), 'agui-once-'));
     const a = await startStack({ stateDir, emulatorInstance: kernel, config: { detachGraceMs: 60_000 } });
     const b = await startStack({ stateDir, emulatorInstance: kernel, config: { detachGraceMs: 60_000 } });

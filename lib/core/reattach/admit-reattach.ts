@@ -10,8 +10,9 @@
  *   still hold the position's epoch, unless a run of the execution is live (it may not have
  *   journaled the position yet) — else 409 `EVENT_ID_EXPIRED`.
  * - Without one: the rules of an observation (a live task, §6.14). The current run is replayed from
- *   the journal when it holds the run's start; otherwise — a run from before the journal, or one
- *   whose journal expired — the execution is observed from the kernel's snapshot, as always.
+ *   the journal when it holds the run's start or the run is live (its start goes with its first
+ *   write that must land); otherwise — a run from before the journal, or one whose journal
+ *   expired — the execution is observed from the kernel's snapshot, as always.
  */
 import { AdapterError } from '../errors.js';
 import type { JournalBatch } from '../journal/batch.js';
@@ -54,7 +55,9 @@ export async function admitReattach(store: ThreadStore, request: ObservationRequ
     const order = canonicalOrder(batches);
     const runId = observation.document.activeRun?.runId;
     const replayable = [...order.epochs.values()].some((info) => info.start?.kind === 'run' && (runId === undefined || info.start.runId === runId));
-    return replayable || localEpoch !== undefined ? { kind: 'journal', document: observation.document, batches, position } : { kind: 'snapshot', observation };
+    // A run live now journals its start with its first write that must land: followed through the journal even before that.
+    const live = observation.document.activeRun !== null && observation.document.execution.executionId === request.executionId;
+    return replayable || live || localEpoch !== undefined ? { kind: 'journal', document: observation.document, batches, position } : { kind: 'snapshot', observation };
   }
   if (!document) throw new AdapterError('EXECUTION_NOT_FOUND', 'executionNotObservable');
   checkIdentity(document, request);
@@ -68,7 +71,8 @@ export async function admitReattach(store: ThreadStore, request: ObservationRequ
   if (unknown) throw new AdapterError('EVENT_ID_EXPIRED', 'eventIdExpired');
   const batches = await readJournal(store, request);
   const live = document.activeRun !== null && current;
-  if (localEpoch === undefined || position.epoch > localEpoch) {
+  // The local producer's own epoch is answered from its log; every other from the journal.
+  if (localEpoch === undefined || position.epoch !== localEpoch) {
     const continuation = continuationAfter(canonicalOrder(batches), position);
     if (continuation.kind === 'expired' || (continuation.kind === 'ahead' && !live)) throw new AdapterError('EVENT_ID_EXPIRED', 'eventIdExpired');
   }

@@ -178,6 +178,10 @@ export async function followExecution(deps: FollowDeps, target: FollowTarget, se
     try {
       const view = continuationAfter(withLiveEpoch(journaled, log.epoch, joined.records.map(entryOf), log.start as EpochStart), fromRunStart ? undefined : delivered);
       fromRunStart = false;
+      if (view.kind === 'expired') {
+        fail('the journal no longer holds what this reader needs');
+        return true;
+      }
       if (view.kind === 'entries') {
         branch ??= view.branch;
         deliver(view.entries);

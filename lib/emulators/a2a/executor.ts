@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { Message } from '@a2a-js/sdk';
 import type { AgentExecutor, ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
 import { DEFAULT_SCENARIO, type Scenario, type ScenarioInput, scenarioNameFor } from './scenarios.js';
-import { CancelledError, type Json, type ReceivedAnswer, TaskScript } from './task-script.js';
+import { CancelledError, type HistoryMode, type Json, type ReceivedAnswer, TaskScript } from './task-script.js';
 
 export type SessionState = 'ok' | 'missing' | 'backupNotReady';
 
@@ -56,12 +56,8 @@ export interface EmulatorControls {
    * more sub-pipeline permission opened since the adapter last looked.
    */
   snapshotInputs: 'full' | 'none' | 'emptyList' | 'extraPermission';
-  /**
-   * How GetTask and SubscribeToTask show the history: `per-delta` (default) one message per status,
-   * as iac-code and a2a-python's task store keep it; `grown` one message per message id, its text
-   * grown in place up to the newest status — another A2A implementation's way (A2A allows both).
-   */
-  history?: 'per-delta' | 'grown';
+  /** How new tasks keep their streamed text in GetTask's history (TaskScript.historyMode; default `perDelta`). */
+  historyMode: HistoryMode;
 }
 
 interface WireMessage {
@@ -98,6 +94,7 @@ export class EmulatorExecutor implements AgentExecutor {
     }
     const input = messageInput(context, this.controls.silenceMs);
     const script = new TaskScript(context.taskId, context.contextId, this.sessionFor(context.contextId), bus);
+    script.historyMode = this.controls.historyMode;
     this.scripts.set(context.taskId, script);
     const parked = script.nextPark();
     void this.play(script, this.pickScenario(input.text), input);

@@ -100,7 +100,7 @@ export function messageGuard(controls: EmulatorControls, scripts: ReadonlyMap<st
       if (!isDeepStrictEqual(claimed, parsed.answer)) return refuse('answer conflicts with prior answer');
       if (!script) return refuse('no such task');
       // An identical re-answer: acknowledged with the task as it is, never applied twice.
-      const task = taskSnapshot(script, controls);
+      const task = taskSnapshot(script, controls.snapshotInputs);
       if (body.method === 'SendMessage') res.status(200).json({ jsonrpc: '2.0', id: body.id ?? null, result: { task } });
       else {
         sse(res, body.id)({ task });
@@ -135,7 +135,7 @@ export function messageGuard(controls: EmulatorControls, scripts: ReadonlyMap<st
       journal.set(key, record);
     }
     const send = sse(res, body.id);
-    send({ task: taskSnapshot(script, controls) });
+    send({ task: taskSnapshot(script, controls.snapshotInputs) });
     const outcome = await guidanceInbox(script).offer(textOf(message));
     if (record && outcome.applied) record.status = 'APPLIED';
     send(statusUpdate(script, outcome.state));

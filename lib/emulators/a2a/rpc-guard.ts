@@ -71,7 +71,7 @@ function cancelTask(res: Response, id: unknown, script: TaskScript, controls: Em
   }
   script.controller.abort();
   script.cancelled();
-  res.status(200).json({ jsonrpc: '2.0', id: id ?? null, result: taskSnapshot(script, controls) });
+  res.status(200).json({ jsonrpc: '2.0', id: id ?? null, result: taskSnapshot(script, controls.snapshotInputs) });
 }
 
 export function rpcGuard(controls: EmulatorControls, scripts: ReadonlyMap<string, TaskScript>) {
@@ -105,7 +105,7 @@ export function rpcGuard(controls: EmulatorControls, scripts: ReadonlyMap<string
     }
     const script = (body.method === 'GetTask' || body.method === 'SubscribeToTask') && body.params?.id ? scripts.get(body.params.id) : undefined;
     if (script && body.method === 'GetTask') {
-      res.status(200).json({ jsonrpc: '2.0', id: body.id ?? null, result: taskSnapshot(script, controls) });
+      res.status(200).json({ jsonrpc: '2.0', id: body.id ?? null, result: taskSnapshot(script, controls.snapshotInputs) });
       return;
     }
     if (script) {

@@ -12,6 +12,7 @@ import { DefaultRequestHandler, InMemoryTaskStore } from '@a2a-js/sdk/server';
 import { jsonRpcHandler, UserBuilder } from '@a2a-js/sdk/server/express';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { type EmulatorControls, EmulatorExecutor } from './executor.js';
+import { EXPLORE_SCENARIO, exploreScenario } from './explore-scenario.js';
 import { interruptScenarios } from './interrupt-scenarios.js';
 import { mountKernelRoutes } from './kernel-routes.js';
 import { messageGuard } from './message-guard.js';
@@ -21,6 +22,7 @@ import { floatsInMetadata } from './protobuf-numbers.js';
 import { RESOURCE_SELECTION_SCENARIOS } from './resource-selection-scenarios.js';
 import { rpcGuard } from './rpc-guard.js';
 import { SCENARIOS, type Scenario } from './scenarios.js';
+import type { HistoryMode } from './task-script.js';
 
 export interface RecordedCall {
   /** JSON-RPC method, or "HTTP <METHOD> <path>" for the custom endpoints. */
@@ -38,6 +40,8 @@ export interface A2AEmulatorOptions {
   restoreRoute?: boolean;
   /** How a missing session is answered (EmulatorControls.missingSessionAnswer; default `status`). */
   missingSessionAnswer?: 'status' | 'error';
+  /** How tasks keep streamed text in their history (EmulatorControls.historyMode; default `perDelta`, the kernel's way). */
+  historyMode?: HistoryMode;
 }
 
 export interface A2AEmulator {
@@ -98,10 +102,12 @@ export async function startA2AEmulator(options: A2AEmulatorOptions = {}): Promis
     watch: { observers: 1, timeoutMs: 10_000 },
     rpcFaults: [],
     snapshotInputs: 'full',
+    historyMode: options.historyMode ?? 'perDelta',
   };
   for (const [name, scenario] of Object.entries(interruptScenarios(controls))) controls.scenarios.set(name, scenario);
   for (const [name, scenario] of Object.entries({ ...RESOURCE_SELECTION_SCENARIOS, 'pipeline-long': pipelineLongScenario })) controls.scenarios.set(name, scenario);
   for (const [name, scenario] of Object.entries(observationScenarios(controls))) controls.scenarios.set(name, scenario);
+  controls.scenarios.set(EXPLORE_SCENARIO, exploreScenario);
   const executor = new EmulatorExecutor(controls);
   const app = express();
   let url = '';

@@ -22,7 +22,7 @@ export function answerSubscribe(res: Response, id: unknown, script: TaskScript, 
     res.write(`data: ${JSON.stringify({ jsonrpc: '2.0', id: id ?? null, result })}\n\n`);
   };
   if (parked && STOPPED.has(script.state)) {
-    send({ task: taskSnapshot(script, controls) });
+    send({ task: taskSnapshot(script, controls.snapshotInputs) });
     res.end();
     return;
   }
@@ -35,7 +35,7 @@ export function answerSubscribe(res: Response, id: unknown, script: TaskScript, 
     script.taps.delete(listener);
     res.end();
   };
-  send({ task: taskSnapshot(script, controls) });
+  send({ task: taskSnapshot(script, controls.snapshotInputs) });
   script.taps.add(listener);
   res.on('close', () => script.taps.delete(listener));
   // Any number of streams may watch one task at once, each from its own attachment on (docs/architecture.md §9.2).

@@ -17,6 +17,9 @@ import { type EnvelopeFields, PIPELINE_EXTENSION_URI, PipelineLog } from './pipe
 
 export type Json = Record<string, unknown>;
 
+/** How a task store keeps streamed text in a task's history (TaskScript.historyMode). */
+export type HistoryMode = 'perDelta' | 'growing';
+
 export type TaskStateName = 'SUBMITTED' | 'WORKING' | 'INPUT_REQUIRED' | 'COMPLETED' | 'FAILED' | 'CANCELED' | 'REJECTED' | 'AUTH_REQUIRED';
 
 /** An answer the kernel received for a parked input. */
@@ -58,6 +61,12 @@ export class TaskScript {
   statusMessage: Json | undefined;
   /** Every earlier status message, as the kernel's task store keeps them (GetTask's history). */
   readonly history: Json[] = [];
+  /**
+   * How the task store keeps streamed text (EmulatorControls.historyMode): `perDelta` — one history
+   * message per status message, as iac-code 0.13.1 does; `growing` — one history message per
+   * messageId, its text growing in place as deltas under that id arrive (A2A allows it).
+   */
+  historyMode: HistoryMode = 'perDelta';
   /** `metadata.iac_code` of the last status: GetTask's metadata. */
   lastIac: Json = {};
   /** The open inputs GetTask shows under metadata.iac_code (input, pendingPermissions). */
@@ -315,12 +324,31 @@ export class TaskScript {
     return this.untilAttached(this.attachments.attached + 1, timeoutMs);
   }
 
-  /** The task store's view of a new status: the last status and its metadata; the status message it replaces goes to the history. */
+  /**
+   * The task store's view of a new status: the last status and its metadata. `perDelta`: the status
+   * message it replaces goes to the history. `growing`: the new status message is in the history at
+   * once — appended to the history message of the same messageId when there is one (its text grows
+   * in place), else added — so the history holds each message once, with all its text so far.
+   */
   private record(state: TaskStateName, status: Json, iac: Json): void {
-    if (this.statusMessage) this.history.push(this.statusMessage);
+    const message = status['message'] as Json | undefined;
+    if (this.historyMode === 'growing') {
+      if (message) this.grow(message);
+    } else if (this.statusMessage) this.history.push(this.statusMessage);
     this.state = state;
-    this.statusMessage = status['message'] as Json | undefined;
+    this.statusMessage = message;
     this.lastIac = iac;
+  }
+
+  private grow(message: Json): void {
+    const textOf = (entry: Json): string => ((entry['parts'] as Array<{ text?: string }> | undefined) ?? []).map((part) => part.text ?? '').join('');
+    const index = this.history.findIndex((entry) => entry['messageId'] === message['messageId']);
+    const kept = this.history[index];
+    if (kept === undefined) {
+      this.history.push({ ...message, parts: [{ text: textOf(message) }] });
+      return;
+    }
+    this.history[index] = { ...kept, parts: [{ text: textOf(kept) + textOf(message) }] };
   }
 
   private publish(event: Parameters<ExecutionEventBus['publish']>[0], state?: TaskStateName): void {
