@@ -20,6 +20,9 @@ export const SSE_HEADERS = {
 };
 
 /** Writes records to the caller, in order; one call becomes one chunk. */
+/** The most characters of records joined into one write. */
+const SEND_CHUNK_CHARS = 256 * 1024;
+
 export type SendRecords = (records: readonly LogRecord[]) => void;
 
 export type StreamBody = (send: SendRecords, signal: AbortSignal) => Promise<void>;
@@ -66,9 +69,19 @@ export function sseResponse(body: StreamBody, options: SseOptions): Response {
     source.push(encoder.encode(text));
     lastWrite = performance.now();
   };
+  // Records go out joined in chunks of at most SEND_CHUNK_CHARS (one larger record alone): a socket takes
+  // one chunk however large, so a catch-up sent as one string would never be queued and a reader that
+  // stopped reading never counted as gone (sse-source.ts).
   const send: SendRecords = (records) => {
-    if (records.length === 1) write((records[0] as LogRecord).sse);
-    else if (records.length > 1) write(records.map((record) => record.sse).join(''));
+    let chunk = '';
+    for (const record of records) {
+      if (chunk.length > 0 && chunk.length + record.sse.length > SEND_CHUNK_CHARS) {
+        write(chunk);
+        chunk = '';
+      }
+      chunk += record.sse;
+    }
+    if (chunk.length > 0) write(chunk);
   };
   const beat = (): void => {
     // A timer may fire a fraction of a millisecond before its delay by performance.now().
