@@ -33,15 +33,15 @@ it('reports the request counts documented in docs/state-store.md', async () => {
     'one load by another instance': 2,
   });
   // The event journal's own requests beside them (docs/state-store.md "The event journal"): a short
-  // run's batches — its start with the session event, its first text, its end with the spans it
+  // run's batches — its start with the session event and its first text, its end with the spans it
   // closes (docs/design/reattach.md "Cost") — and its expiry on the due list.
   expect(journal).toMatchObject({
     'admission, new thread': 0,
-    'normal turn, new thread (hello)': 4,
-    'normal turn, existing thread (hello)': 4,
+    'normal turn, new thread (hello)': 3,
+    'normal turn, existing thread (hello)': 3,
     'rejected admission (THREAD_BUSY)': 0,
     'cancel of a live run (route + the run ending on its instance)': 2,
-    'interrupt (permission run, new thread)': 5,
+    'interrupt (permission run, new thread)': 4,
     'resume (answering the interrupt)': 6,
     'one save with a known base (e.g. a lease renewal)': 0,
   });
