@@ -202,7 +202,10 @@ describe.each([
       expect(logLine(first.output, 'shut down')).toMatchObject({ drained: false, aborted: 1, abandoned: 0 });
       // One request to stop, however many copies of the signal reached node.
       expect(logLine(first.output, 'second signal; exiting without waiting')).toBeUndefined();
-      if (viaNpm) expect(logLine(first.output, 'signal repeated by a parent process; still shutting down')).toMatchObject({ signal: 'SIGTERM' });
+      // npm's relay usually reaches node within a millisecond; on a loaded machine it may come after node
+      // stopped listening, so it is not required — but when it came, it was taken as the same request.
+      const relayed = logLine(first.output, 'signal repeated by a parent process; still shutting down');
+      if (viaNpm && relayed !== undefined) expect(relayed).toMatchObject({ signal: 'SIGTERM' });
 
       const second = await adapter(env);
       const turn = await post(second.url, runBody({ threadId, text: 'hello after the restart' }));
