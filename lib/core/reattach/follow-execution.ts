@@ -72,15 +72,35 @@ export async function followExecution(deps: FollowDeps, target: FollowTarget, se
 
   // The reader's stream stays one valid run across a fork it read both sides of (reader-spans.ts).
   const spans = new ReaderSpans();
+  // Whether the run this reader was last sent is still open to it (undefined: not known yet).
+  let runOpen: boolean | undefined;
+  // The reader was sent its clear error: nothing follows it.
+  let stopped = false;
   const deliver = (entries: readonly CanonicalEntry[]): void => {
-    const fresh = lessHeldText(
+    if (stopped) return;
+    let fresh = lessHeldText(
       branch,
       entries.filter((entry) => delivered === undefined || comparePositions(entry, delivered) > 0),
     );
-    if (fresh.length === 0) return;
-    delivered = fresh.at(-1);
-    const sent = fresh.filter((entry) => spans.admit(entry.event));
-    if (sent.length > 0) send(sent.map((entry) => encoded.get(entry) ?? recordOf(tag, entry, entry.event)));
+    // A run whose end never reached the journal (a write that failed) is not followed by the next run
+    // as if it had ended: the reader gets the clear error instead (docs/design/reattach.md invariant 6).
+    const unended = runOpen === true ? fresh.findIndex((entry) => entry.event.type === 'RUN_STARTED') : -1;
+    const beforeNext = fresh.findIndex((entry) => TERMINAL.has(entry.event.type));
+    const cut = unended >= 0 && (beforeNext < 0 || beforeNext > unended);
+    if (cut) fresh = fresh.slice(0, unended);
+    if (fresh.length > 0) {
+      delivered = fresh.at(-1);
+      for (const entry of fresh) {
+        if (entry.event.type === 'RUN_STARTED') runOpen = true;
+        else if (TERMINAL.has(entry.event.type)) runOpen = false;
+      }
+      const sent = fresh.filter((entry) => spans.admit(entry.event));
+      if (sent.length > 0) send(sent.map((entry) => encoded.get(entry) ?? recordOf(tag, entry, entry.event)));
+    }
+    if (cut) {
+      fail('the run’s end is not in its journal, and the next run has started');
+      stopped = true;
+    }
   };
 
   /** The journal cannot give this reader the rest: a clear error, never a silent end (docs/protocol.md §6.15 "Limits"). */
@@ -100,6 +120,7 @@ export async function followExecution(deps: FollowDeps, target: FollowTarget, se
       continue;
     }
     const order = canonicalOrder(batches);
+    if (runOpen === undefined) runOpen = fromRunStart ? undefined : runOpenAt(order, delivered);
     const view = continuationAfter(order, fromRunStart ? undefined : delivered);
     fromRunStart = false;
     if (view.kind === 'expired') {
@@ -110,6 +131,7 @@ export async function followExecution(deps: FollowDeps, target: FollowTarget, se
       branch ??= view.branch;
       deliver(view.entries);
     }
+    if (stopped) return;
     if (endedHere(document, target.executionId, order)) {
       // The run ended short of the event the reader names: no producer placed it.
       if (view.kind === 'ahead') fail('the run ended before the event this reader names');
@@ -167,7 +189,10 @@ export async function followExecution(deps: FollowDeps, target: FollowTarget, se
     let fenced = false;
     let wake: () => void = () => undefined;
     const reader = {
-      push: (records: readonly LogRecord[]) => deliver(records.map(entryOf)),
+      push: (records: readonly LogRecord[]) => {
+        deliver(records.map(entryOf));
+        if (stopped) wake();
+      },
       end: (byFence?: boolean) => {
         ended = true;
         fenced = byFence === true;
@@ -186,6 +211,7 @@ export async function followExecution(deps: FollowDeps, target: FollowTarget, se
         branch ??= view.branch;
         deliver(view.entries);
       }
+      if (stopped) return true;
       if (!joined.more) return !log.fenced;
       await new Promise<void>((resolve) => {
         const done = (): void => {
@@ -196,11 +222,23 @@ export async function followExecution(deps: FollowDeps, target: FollowTarget, se
         signal.addEventListener('abort', done, { once: true });
         if (ended || signal.aborted) done();
       });
-      return !fenced;
+      return stopped || !fenced;
     } finally {
       log.leave(reader);
     }
   }
+}
+
+/** Whether the run at `position` in the order was still open there: true, false, or undefined when the order does not hold the position. */
+function runOpenAt(order: Canonical, position: Position | undefined): boolean | undefined {
+  if (position === undefined) return undefined;
+  const at = order.entries.findIndex((entry) => entry.epoch === position.epoch && entry.seq === position.seq);
+  for (let index = at; index >= 0; index -= 1) {
+    const type = order.entries[index]?.event.type;
+    if (type === 'RUN_STARTED') return true;
+    if (type !== undefined && TERMINAL.has(type)) return false;
+  }
+  return undefined;
 }
 
 /**
