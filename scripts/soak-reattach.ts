@@ -49,11 +49,7 @@ for (const variant of variants) {
         }));
         writeFileSync(
           join(dump, `${variant.name}-${outcome.seed}.json`),
-          JSON.stringify(
-            { ...outcome, references: undefined, journalRunStarts: [...outcome.journalRunStarts], canonicalIds: [...outcome.canonicalIds], readers, violations, logs },
-            null,
-            1,
-          ),
+          JSON.stringify({ ...outcome, references: undefined, journalRunStarts: [...outcome.journalRunStarts], readers, violations, logs }, null, 1),
         );
       }
       if (verbose)

@@ -86,8 +86,8 @@ export interface ExecutionOutcome {
   notes: string[];
   /** The raw journal, read at the end: the ids of RUN_STARTED events it still holds. */
   journalRunStarts: Set<string>;
-  /** The raw journal, read at the end: the ids of the execution's order (journaled, contiguous, on no dead branch). */
-  canonicalIds: Set<string>;
+  /** The raw journal, read at the end: the fork points its takeovers name. */
+  forks: Fork[];
   /** Expiry sweeps from the future the explorer made: (world time, deleter clock). */
   futureSweeps: Array<{ at: number; clock: number }>;
 }
@@ -425,29 +425,28 @@ function interruptOf(readers: readonly ReaderLog[]): string | undefined {
   return undefined;
 }
 
+/** A takeover's fork point, as the first batch of its epoch names it (docs/state-store.md "The event journal"). */
+export interface Fork {
+  epoch: number;
+  fromEpoch: number;
+  fromSeq: number;
+}
+
+/** The fork points the raw journal names. */
+export function forksOf(batches: readonly JournalBatch[]): Fork[] {
+  return batches.flatMap((batch) => (batch.start?.kind === 'takeover' ? [{ epoch: batch.epoch, fromEpoch: batch.start.fromEpoch ?? 0, fromSeq: batch.start.fromSeq ?? 0 }] : []));
+}
+
 /**
- * The ids of the execution's order as its raw journal holds it (docs/state-store.md "The event
- * journal"), worked out here on its own: each epoch's entries from seq 1 up to the first missing one,
- * less what lies after a later takeover's fork point (its first batch names where it continues).
+ * Whether the event at `id` lies on a dead branch — after the point a later epoch's takeover forked
+ * from — journaled or not (an event the producer released and never journaled is placed all the same).
  */
-export function canonicalIds(batches: readonly JournalBatch[], tag: string): Set<string> {
-  const epochs = new Map<number, Map<number, { seq: number; k: number }>>();
-  const forks: Array<{ epoch: number; fromEpoch: number; fromSeq: number }> = [];
-  for (const batch of batches) {
-    const entries = epochs.get(batch.epoch) ?? new Map();
-    epochs.set(batch.epoch, entries);
-    for (const entry of batch.entries) entries.set(entry.seq, entry);
-    if (batch.start?.kind === 'takeover') forks.push({ epoch: batch.epoch, fromEpoch: batch.start.fromEpoch ?? 0, fromSeq: batch.start.fromSeq ?? 0 });
-  }
-  const ids = new Set<string>();
-  for (const [epoch, entries] of epochs) {
-    for (let seq = 1; entries.has(seq); seq += 1) {
-      const dead = forks.some((fork) => fork.epoch > epoch && (epoch > fork.fromEpoch || (epoch === fork.fromEpoch && seq > fork.fromSeq)));
-      const entry = entries.get(seq) as { k: number };
-      if (!dead) ids.add(`${tag}.${epoch}.${seq}.${entry.k}`);
-    }
-  }
-  return ids;
+export function onDeadBranch(forks: readonly Fork[], id: string): boolean {
+  const match = /\.(\d+)\.(\d+)\.\d+$/.exec(id);
+  if (!match) return false;
+  const epoch = Number(match[1]);
+  const seq = Number(match[2]);
+  return forks.some((fork) => fork.epoch > epoch && (epoch > fork.fromEpoch || (epoch === fork.fromEpoch && seq > fork.fromSeq)));
 }
 
 /** Explores one execution from `seed`. */
@@ -475,7 +474,7 @@ export async function exploreExecution(world: ReattachWorld, seed: number, setti
     journalFaults: settings.journalFaults && random() < 0.3,
     notes: [],
     journalRunStarts: new Set(),
-    canonicalIds: new Set(),
+    forks: [],
     futureSweeps: [],
   };
   if (outcome.journalFaults) {
@@ -733,7 +732,7 @@ export async function exploreExecution(world: ReattachWorld, seed: number, setti
       for (const entry of batch.entries)
         if (entry.event.type === 'RUN_STARTED') outcome.journalRunStarts.add(`${executionTag(outcome.executionId)}.${batch.epoch}.${entry.seq}.${entry.k}`);
     }
-    outcome.canonicalIds = canonicalIds(batches ?? [], executionTag(outcome.executionId));
+    outcome.forks = forksOf(batches ?? []);
   }
   world.journalPolicies.delete(threadId);
   return outcome;

@@ -18,7 +18,7 @@ import { JOURNAL_RETENTION_MS } from '../../lib/core/reattach/execution-logs.js'
 import { assertValidAgUiEvent, assertValidAgUiStream } from '../support/agui-oracle.js';
 import { type ReattachWorld, SECRET_MARK } from '../support/reattach-world.js';
 import type { SseRecordWithId } from '../support/sse-records.js';
-import type { ExecutionOutcome, ReaderLog } from './explore.js';
+import { type ExecutionOutcome, onDeadBranch, type ReaderLog } from './explore.js';
 
 export interface Violation {
   seed: number;
@@ -284,12 +284,13 @@ export async function judge(outcome: ExecutionOutcome, world: ReattachWorld): Pr
       if (observed(chunk.records) || observed(uncut.records)) continue;
       const complete = chunk.terminal !== undefined;
       // Compared by the journal's order: records it does not hold (a dead branch, or never journaled) are a fork's.
-      const canonical = outcome.canonicalIds;
-      // Only while the journal still holds the run (a deleted journal is judged on its own, above and below).
-      if (!canonical.has(uncut.records[0]?.id ?? '')) continue;
-      const forked = chunk.records.some((record) => !canonical.has(record.id));
+      // Only while the journal still holds the run (a deleted journal is judged on its own, below).
+      if (!outcome.journalRunStarts.has(uncut.records[0]?.id ?? '')) continue;
+      // Compared by the journal's order: what lies on a dead branch (after a takeover's fork point) is a fork's.
+      const live = (record: SseRecordWithId): boolean => !onDeadBranch(outcome.forks, record.id);
+      const forked = !chunk.records.every(live);
       if (!forked) {
-        const wanted = uncut.records.filter((record) => canonical.has(record.id));
+        const wanted = uncut.records.filter(live);
         const limit = complete ? Math.max(chunk.records.length, wanted.length) : chunk.records.length;
         for (let at = 0; at < limit; at += 1) {
           const got = chunk.records[at];
@@ -309,7 +310,7 @@ export async function judge(outcome: ExecutionOutcome, world: ReattachWorld): Pr
       const structural = (records: readonly SseRecordWithId[]) =>
         records.filter((record) => !TEXT_TYPES.has(record.event.type) && !spanNeutral(record.event)).map((record) => record.data);
       const got = structural(chunk.records);
-      const want = structural(uncut.records.filter((record) => canonical.has(record.id)));
+      const want = structural(uncut.records.filter(live));
       const limit = complete ? Math.max(got.length, want.length) : got.length;
       for (let at = 0; at < limit; at += 1) {
         if (got[at] !== want[at]) {
