@@ -106,8 +106,12 @@ export class RunTranslator {
   private readonly artifactsSeen = new Set<string>();
   /** The kernel text cursor: characters of the task's agent text this translator consumed (text-cursor.ts). */
   private readonly cursor: KernelTextCursor;
-  /** The cursor after each agent TEXT_MESSAGE_CONTENT this translator made (RunSession gives every event the cursor of the last one before it). */
-  private readonly contentCursors = new WeakMap<AguiEvent, number>();
+  /**
+   * The cursor after each agent TEXT_MESSAGE_CONTENT of the last item mapped (RunSession gives every
+   * event the cursor of the last one before it). Only the last item's: its events are emitted before
+   * the next is mapped, and a table of every event ever made would weigh on the garbage collector.
+   */
+  private contentCursors = new Map<AguiEvent, number>();
   /** Set by the status that reported the task failed (docs/protocol.md §2.4, §7.7). */
   failure: FailureAccount | undefined;
 
@@ -144,6 +148,7 @@ export class RunTranslator {
   }
 
   private tagContent(events: AguiEvent[]): AguiEvent[] {
+    this.contentCursors = new Map();
     for (const event of events) if (event.type === 'TEXT_MESSAGE_CONTENT') this.contentCursors.set(event, this.cursor.chars);
     return events;
   }
