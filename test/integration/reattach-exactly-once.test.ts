@@ -17,7 +17,7 @@ import { assertValidAgUiStream } from '../support/agui-oracle.js';
 import { runBody, uniqueId } from '../support/fixtures.js';
 import { freezable } from '../support/freezable-store.js';
 import { subscribe } from '../support/observe.js';
-import { readRecords, type SseRecordWithId, textOfRecords } from '../support/sse-records.js';
+import { parseRecords, readRecords, type SseRecordWithId, textOfRecords } from '../support/sse-records.js';
 import { type Stack, startStack } from '../support/stack.js';
 import { until } from '../support/until.js';
 
@@ -146,7 +146,7 @@ describe('reattach, exactly once', () => {
       expect(taken.records.at(-1)?.id.split('.')[1]).toBe('2');
       frozen.thaw();
       await callerDone;
-      const callerRecords = parseSse(callerText);
+      const callerRecords = parseRecords(`${callerText}\n\n`).records;
       await expectOneExactRun(callerRecords);
       // The old producer journaled no end of its own, and nobody's stream ended falsely.
       const journal = await journalText(stateDir);
@@ -220,14 +220,3 @@ describe('ids a live run cannot honour', () => {
     await reader;
   });
 });
-
-function parseSse(text: string): SseRecordWithId[] {
-  const records: SseRecordWithId[] = [];
-  for (const block of text.split('\n\n')) {
-    const id = block.match(/^id: (.*)$/m)?.[1];
-    const data = block.match(/^data: (.*)$/m)?.[1];
-    if (id === undefined || data === undefined) continue;
-    records.push({ id, data, event: JSON.parse(data) } as SseRecordWithId);
-  }
-  return records;
-}

@@ -1,9 +1,9 @@
 /**
  * Waits that fail instead of hanging (docs/architecture.md §9.8): read a stream until a marker or
  * its end, each read under a deadline, and when the marker never comes — the stream ended, broke,
- * or went quiet past the deadline — throw with what was seen. A loop such as
- * `while (!seen.includes(X)) seen += decode((await reader.read()).value)` spins forever without
- * yielding to timers once the stream ends early; this never does.
+ * or went quiet past the deadline — throw with what was seen. A loop that appends each read's value
+ * until the marker shows spins forever without yielding to timers once the stream ends early (the
+ * value is then undefined); this never does.
  */
 
 /** What a wait is for: text to appear, a pattern to match, or any test on everything read so far. */

@@ -17,7 +17,7 @@ export function recordsOfText(text: string): SseRecordWithId[] {
 }
 
 /** Parses complete records (`id:` and `data:` lines) out of `text`; returns them and the unfinished rest. */
-function parseRecords(text: string): { records: SseRecordWithId[]; rest: string } {
+export function parseRecords(text: string): { records: SseRecordWithId[]; rest: string } {
   const blocks = text.split('\n\n');
   const rest = blocks.pop() ?? '';
   const records: SseRecordWithId[] = [];
