@@ -87,4 +87,31 @@ describe('taking a run over', () => {
       await Promise.all([a.close(), b.close()]);
     }
   });
+
+  it('catches up by reading only the newest history: each text sync after the first snapshot asks GetTask for a window, not the whole task', async () => {
+    const stateDir = await mkdtemp(join(tmpdir(), 'agui-takeover-'));
+    const [a, b] = [await instance(stateDir), await instance(stateDir)];
+    try {
+      const threadId = uniqueId('thread');
+      const runId = uniqueId('run');
+      const response = await a.post('/', runBody({ threadId, runId, text: 'steps slowly' }));
+      const { records } = await readRecords(response, { cutAfter: 8, controller: new AbortController() });
+      const executionId = ((records.find((record) => record.event.type === 'CUSTOM')?.event['value'] ?? {}) as { executionId: string }).executionId;
+      await shutDown(a.server, { drainMs: 20, cleanupMs: 10_000 }, silentLogger);
+      const before = kernel.calls.length;
+      const rest = await readRecords(await subscribe(b.url, executionId, identity(threadId, runId), { 'last-event-id': records.at(-1)?.id ?? '' }));
+      const whole = [...records, ...rest.records];
+      expect(whole.at(-1)?.event).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
+      expect(textOfRecords(whole)).toBe(STEPS);
+      // The kernel's history then held 61 messages (the user's, one per delta): every sync asked for fewer.
+      const asked = kernel.calls.slice(before).flatMap((call) => (call.method === 'GetTask' ? [(call.params as { historyLength?: number }).historyLength ?? 0] : []));
+      expect(asked.length, `GetTask windows asked: ${asked.join(', ')}`).toBeGreaterThan(3);
+      expect(
+        asked.filter((length) => length >= 61),
+        `GetTask windows asked: ${asked.join(', ')}`,
+      ).toEqual([]);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
 });

@@ -4,7 +4,8 @@
  * already stopped) or breaks, GetTask. Text comes only from the task's history (kernel-text.ts):
  * the deltas after the run's text cursor, caught up from every snapshot and from a GetTask made
  * when live updates say more text exists (at most every 250 ms, and always before any other signal
- * and at the end). Every other signal of a live update — tools, usage, inputs, pipeline — is mapped
+ * and at the end) — each such GetTask asks only for the history's newest messages and joins them
+ * onto what it read before (history-window.ts). Every other signal of a live update — tools, usage, inputs, pipeline — is mapped
  * as the run maps it. The run ends as a run does (lib/core/run/run-ending.ts).
  */
 import { agentText, type InboundItem, unwrapItem, unwrapTask } from '../a2a/inbound.js';
@@ -18,12 +19,15 @@ import { finishRun } from '../run/run-ending.js';
 import { RunFailure } from '../run/run-failure.js';
 import type { RunSession } from '../run/run-session.js';
 import { agentTextMessages } from '../translate/text-cursor.js';
+import { joinWindow, windowFor } from './history-window.js';
 import { textAfter, withoutFailureText, withoutText } from './kernel-text.js';
 
 /** GetTask's historyLength for "all of it": a task's history is bounded by its turn, far below this. */
 const WHOLE_HISTORY = 1_000_000;
 /** The longest text waits for a GetTask while live updates say it exists. */
 const TEXT_SYNC_MS = 250;
+/** Live updates a history window allows for beyond those counted (history-window.ts). */
+const SEAM_SLACK = 2;
 /** A2A's JSON-RPC code for an unknown task. */
 const TASK_NOT_FOUND = -32001;
 
@@ -52,6 +56,7 @@ async function follow(session: RunSession, stream: AsyncIterable<WireStreamItem>
       if (next.done) return undefined;
       const item = unwrapItem(next.value);
       if (!isStopState(item.state)) items.readNext();
+      text.counted(item);
       await absorbIdentities(session, item);
       if (item.kind === 'task') text.caughtUp(item);
       else if (agentText(item.statusMessage) !== undefined) text.more();
@@ -71,9 +76,9 @@ async function follow(session: RunSession, stream: AsyncIterable<WireStreamItem>
   }
 }
 
-/** The subscription could not attach, broke or ended: the task as it is now decides. */
+/** The subscription could not attach, broke or ended: the task as it is now decides — all of its history (what it added unseen is not counted). */
 async function lastSnapshot(session: RunSession, text: KernelText): Promise<StreamResult> {
-  const item = await text.snapshot();
+  const item = await text.snapshot(false);
   const inputs = absorbItem(session, withoutText(item));
   if (inputs.length === 0 && !isStopState(item.state)) throw new RunFailure('A2A_UNAVAILABLE', 'a2aUnavailable', false);
   return { lastState: item.state, sawItem: true, newInputs: inputs };
@@ -91,6 +96,9 @@ class KernelText {
   private due = false;
   private lastSync = 0;
   private failure: WireMessage | undefined;
+  /** The task's whole history as last read, and the live updates since: each adds at most one history message. */
+  private history: WireMessage[] | undefined;
+  private updates = 0;
 
   /** The run ends with this failure: its reason is not text, wherever the history put it. */
   failedWith(message: WireMessage | undefined): void {
@@ -111,25 +119,57 @@ class KernelText {
 
   /** A snapshot with the whole history: the deltas after the cursor, now. */
   caughtUp(task: InboundItem): void {
+    this.remember(task.history);
+    this.updates = 0;
     this.emitAfterCursor(task);
     this.due = false;
   }
 
+  /** A live update of the subscription (not its first snapshot): the history may have one more message. */
+  counted(item: InboundItem): void {
+    if (item.kind !== 'task') this.updates += 1;
+  }
+
   async sync(): Promise<void> {
     if (!this.due) return;
-    this.emitAfterCursor(await this.snapshot());
+    this.emitAfterCursor(await this.snapshot(true));
     this.due = false;
   }
 
-  async snapshot(): Promise<InboundItem> {
+  /**
+   * The task now, with its whole history: while the live updates since the last read are counted
+   * (`counted`), only its newest messages, joined onto the history read before; all of it when the
+   * join is not certain or the count is not known.
+   */
+  async snapshot(counted: boolean): Promise<InboundItem> {
     this.lastSync = this.session.deps.clock();
-    const task = await this.session.kernel.getTask(this.taskId, WHOLE_HISTORY, { signal: this.signal }).catch((error: unknown) => {
+    const updates = this.updates;
+    this.updates = 0;
+    let item: InboundItem | undefined;
+    if (this.history && counted) {
+      // Two more than counted: the subscription's seam with its first snapshot may hide an update.
+      const asked = windowFor(updates + SEAM_SLACK);
+      const windowed = await this.getTask(asked);
+      const history = joinWindow(this.history, windowed.history, asked);
+      if (history) item = { ...windowed, history };
+      else this.session.deps.logger.debug('the newest history did not join onto the known one; reading all of it', { asked });
+    }
+    item ??= await this.getTask(WHOLE_HISTORY);
+    this.remember(item.history);
+    this.emitAfterCursor(item);
+    return item;
+  }
+
+  private async getTask(historyLength: number): Promise<InboundItem> {
+    const task = await this.session.kernel.getTask(this.taskId, historyLength, { signal: this.signal }).catch((error: unknown) => {
       if (error instanceof KernelRpcError && error.rpcCode === TASK_NOT_FOUND) throw new RunFailure('EXECUTION_LOST', 'observedTaskLost', false, { cause: error });
       throw error;
     });
-    const item = unwrapTask(task);
-    this.emitAfterCursor(item);
-    return item;
+    return unwrapTask(task);
+  }
+
+  private remember(history: WireMessage[]): void {
+    this.history = history;
   }
 
   /** The next item; while text is due, a sync when none comes within TEXT_SYNC_MS of the last one. */

@@ -23,7 +23,7 @@ const PERMISSION_KEYS = ['decision', 'inputId', 'kind', 'requestTaskId', 'schema
 interface RpcBody {
   id?: unknown;
   method?: string;
-  params?: { id?: string; message?: { role?: string; taskId?: string; parts?: Array<Record<string, unknown>> } };
+  params?: { id?: string; historyLength?: number; message?: { role?: string; taskId?: string; parts?: Array<Record<string, unknown>> } };
 }
 
 function rpcError(res: Response, id: unknown, code: number, message: string, data?: unknown): void {
@@ -105,7 +105,7 @@ export function rpcGuard(controls: EmulatorControls, scripts: ReadonlyMap<string
     }
     const script = (body.method === 'GetTask' || body.method === 'SubscribeToTask') && body.params?.id ? scripts.get(body.params.id) : undefined;
     if (script && body.method === 'GetTask') {
-      res.status(200).json({ jsonrpc: '2.0', id: body.id ?? null, result: taskSnapshot(script, controls.snapshotInputs) });
+      res.status(200).json({ jsonrpc: '2.0', id: body.id ?? null, result: lastMessages(taskSnapshot(script, controls.snapshotInputs), body.params?.historyLength) });
       return;
     }
     if (script) {
@@ -128,4 +128,14 @@ export function rpcGuard(controls: EmulatorControls, scripts: ReadonlyMap<string
     }
     next();
   };
+}
+
+/**
+ * GetTask's `historyLength` as the kernel's a2a-sdk applies it (a2a/utils/task.py
+ * `apply_history_length`): 0 — no history; N > 0 — the last N messages; absent — all of them.
+ */
+function lastMessages(snapshot: Record<string, unknown>, historyLength: unknown): Record<string, unknown> {
+  const history = snapshot['history'] as unknown[];
+  if (typeof historyLength !== 'number' || historyLength < 0 || history.length <= historyLength) return snapshot;
+  return { ...snapshot, history: historyLength === 0 ? [] : history.slice(-historyLength) };
 }
