@@ -179,14 +179,17 @@ export function lessHeldText(branch: Branch | undefined, entries: readonly Canon
 
 /**
  * The order with one epoch's entries taken from its live producer on this instance (every record
- * it released, journaled or not): a reader there sees what the producer's own caller sees.
+ * it keeps, journaled or not): a reader there sees what the producer's own caller sees. The log
+ * keeps a bounded tail (fan-out.ts): the epoch's entries before its first kept one come from the
+ * journal.
  */
 export function withLiveEpoch(canonical: Canonical, epoch: number, live: readonly CanonicalEntry[], start: EpochStart): Canonical {
   const entries = canonical.entries.filter((entry) => entry.epoch < epoch);
   const epochs = new Map([...canonical.epochs].filter(([known]) => known < epoch).map(([known, info]) => [known, { ...info }]));
   // The journal may have been read before the takeover wrote its fork point: cut here as well.
   if (start.kind === 'takeover') cutAt(entries, epochs, start.fromEpoch, start.fromSeq);
-  entries.push(...live);
+  const firstLive = live[0]?.seq ?? Number.POSITIVE_INFINITY;
+  entries.push(...canonical.entries.filter((entry) => entry.epoch === epoch && entry.seq < firstLive), ...live);
   epochs.set(epoch, { start, lastSeq: live.at(-1)?.seq ?? 0, cut: false });
   return { entries, epochs };
 }

@@ -199,9 +199,22 @@ export async function followExecution(deps: FollowDeps, target: FollowTarget, se
         wake();
       },
     };
+    // The log keeps a bounded tail (fan-out.ts): what it let go that this reader needs comes from the journal.
+    let order = journaled;
+    for (;;) {
+      const through = log.droppedThrough;
+      if (through === 0 || heldThrough(order, log.epoch) >= through || isPast(delivered, log.epoch, through)) break;
+      await readMore();
+      order = canonicalOrder(batches);
+      // Read after it was let go, the journal lacks it: it was never journaled (a failed write, the cap).
+      if (heldThrough(order, log.epoch) < through) {
+        fail('the run’s log let go of what its journal does not hold');
+        return true;
+      }
+    }
     const joined = log.join(reader, { epoch: log.epoch, seq: 0, k: 0 });
     try {
-      const view = continuationAfter(withLiveEpoch(journaled, log.epoch, joined.records.map(entryOf), log.start as EpochStart), fromRunStart ? undefined : delivered);
+      const view = continuationAfter(withLiveEpoch(order, log.epoch, joined.records.map(entryOf), log.start as EpochStart), fromRunStart ? undefined : delivered);
       fromRunStart = false;
       if (view.kind === 'expired') {
         fail('the journal no longer holds what this reader needs');
@@ -227,6 +240,16 @@ export async function followExecution(deps: FollowDeps, target: FollowTarget, se
       log.leave(reader);
     }
   }
+}
+
+/** The last seq of `epoch` the journal's order holds without a gap (0: none). */
+function heldThrough(order: Canonical, epoch: number): number {
+  return order.epochs.get(epoch)?.lastSeq ?? 0;
+}
+
+/** Whether a reader at `position` has everything of `epoch` through `seq` already. */
+function isPast(position: Position | undefined, epoch: number, seq: number): boolean {
+  return position !== undefined && (position.epoch > epoch || (position.epoch === epoch && position.seq >= seq));
 }
 
 /** Whether the run at `position` in the order was still open there: true, false, or undefined when the order does not hold the position. */
