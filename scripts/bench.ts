@@ -3,7 +3,7 @@
  * the same run (never as timing assertions in tests), written to docs/benchmarks.md with its chart
  * docs/images/benchmarks.svg (scripts/bench/report.ts), and printed.
  *
- *   npm run bench [-- --json] [-- --only translation,turns,relay,journal,auth,kernel,fc,streams,oss] [-- --no-write]
+ *   npm run bench [-- --json] [-- --only translation,turns,relay,journal,takeover,auth,kernel,fc,streams,oss] [-- --no-write]
  *
  * `streams` is the live-stream figure alone (it is also part of `fc`). `kernel` measures the adapter
  * in front of the real iac-code kernel when it is set up on this machine (scripts/bench/real-kernel.ts).
@@ -26,6 +26,7 @@ import type { Comparison } from './bench/measure.js';
 import { benchRealKernel } from './bench/real-kernel.js';
 import { benchRelay } from './bench/relay.js';
 import { type BenchReport, type Figure, meets, type OssFigure, renderMarkdown, renderSvg, type SizeFigure, type Target } from './bench/report.js';
+import { benchTakeover } from './bench/takeover.js';
 import { benchTranslation } from './bench/translation.js';
 import { benchTurns } from './bench/turns.js';
 import { PROJECT_ROOT } from './build.js';
@@ -46,6 +47,8 @@ const TARGETS: Array<[prefix: string, target: Target]> = [
   ['relay', { kind: 'ratio', max: 1.05 }],
   ['latency per event', { kind: 'excess', max: 1 }],
   ['RSS per idle live stream', { kind: 'value', max: 100 }],
+  // Issue 26: a takeover reads the journal once and only the task history it has not seen.
+  ['takeover: journal bytes read', { kind: 'ratio', max: 1.05 }],
 ];
 
 /** Issue 13's OSS targets: requests per operation; round trips before RUN_STARTED for admissions. */
@@ -106,6 +109,7 @@ async function main(): Promise<void> {
     }
     rows.push(await benchJournalWrites());
   }
+  if (wanted('takeover')) rows.push(...(await benchTakeover()));
   // Issue 27: a person's token against the shared token (docs/protocol.md §1.2).
   if (wanted('auth')) rows.push(await benchAuthentication());
   if (wanted('kernel')) {

@@ -110,7 +110,7 @@ export async function follow(deps: RouteDeps, store: ThreadStore, target: Follow
       journal,
       localLog: (executionId) => deps.logs.find(executionId),
       readThread: async () => (await readThread(store, target.threadId)).document,
-      takeOver: () =>
+      takeOver: (known) =>
         takeOver(
           {
             kernel: deps.kernel,
@@ -123,7 +123,7 @@ export async function follow(deps: RouteDeps, store: ThreadStore, target: Follow
             logs: deps.logs,
             graceMs: config.detachGraceMs ?? 0,
           },
-          { threadId: target.threadId, executionId: target.executionId, language: target.language, signal },
+          { threadId: target.threadId, executionId: target.executionId, language: target.language, signal, known },
         ),
       clock: deps.clock,
       pollMs: POLL_MS,

@@ -29,9 +29,9 @@ export function benchProvider(endpoint: string, credential: { accessKeyId: strin
   );
 }
 
-export function ossAdapter(provider: OssStoreProvider, kernelUrl: string): Promise<RunningServer> {
+export function ossAdapter(provider: OssStoreProvider, kernelUrl: string, options: { detachGraceMs?: number } = {}): Promise<RunningServer> {
   const app = createApp({
-    config: { authToken: undefined, allowedRoots: [], defaultLanguage: 'en', heartbeatMs: 15_000, leaseTtlMs: 30_000, leaseRenewMs: 10_000 },
+    config: { authToken: undefined, allowedRoots: [], defaultLanguage: 'en', heartbeatMs: 15_000, leaseTtlMs: 30_000, leaseRenewMs: 10_000, ...options },
     storeFor: (request) => provider.storeFor(request),
     storeKind: 'oss',
     kernel: new SdkA2AKernel({ url: kernelUrl, token: undefined }),

@@ -9,17 +9,29 @@
 import { type EventJournal, StoreError } from '../ports.js';
 import type { JournalBatch } from './batch.js';
 import { type Canonical, canonicalOrder } from './canonical.js';
+import { batchKeyOf } from './journal-names.js';
 
 /** Enough for any producer's writes in flight: each lost race means one more of its batches landed. */
 const MAX_ATTEMPTS = 20;
 
 /**
  * Fences `epoch` (the one being replaced) and resolves with the journal's order as it stands behind
- * the fence — the order the new producer forks from. Reads the journal once when nobody races it.
+ * the fence — the order the new producer forks from. `known`: batches the caller already read, in
+ * key order (a reader's admission read them): only what came after them is read, so a takeover reads
+ * the journal once, and a lost race reads only the batches that won it.
  */
-export async function fenceEpoch(journal: EventJournal, threadId: string, executionId: string, epoch: number, clock: () => number): Promise<Canonical> {
+export async function fenceEpoch(
+  journal: EventJournal,
+  threadId: string,
+  executionId: string,
+  epoch: number,
+  clock: () => number,
+  known: readonly JournalBatch[] = [],
+): Promise<Canonical> {
+  const batches = [...known];
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
-    const batches = await journal.read(threadId, executionId);
+    const last = batches.at(-1);
+    batches.push(...(await journal.read(threadId, executionId, last ? batchKeyOf(last) : undefined)));
     const order = canonicalOrder(batches);
     if (epoch < 1) return order;
     const fenceSeq = (order.epochs.get(epoch)?.lastSeq ?? 0) + 1;

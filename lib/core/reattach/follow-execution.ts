@@ -24,7 +24,8 @@ export interface FollowDeps {
   /** The thread document as stored now (undefined: gone). */
   readThread: () => Promise<ThreadDocument | undefined>;
   /** Takes the live run over (takeover.ts); resolves with this instance's log and the order it forked from, undefined when someone else did or it ended. */
-  takeOver: () => Promise<{ log: EventLog; order: Canonical } | undefined>;
+  /** Takes the run over; `known`: the batches read so far, so the takeover reads only what follows them. */
+  takeOver: (known: readonly JournalBatch[]) => Promise<{ log: EventLog; order: Canonical } | undefined>;
   clock: () => number;
   /** How often the journal and the document are read again while the run streams elsewhere. */
   pollMs: number;
@@ -143,7 +144,7 @@ export async function followExecution(deps: FollowDeps, target: FollowTarget, se
     }
     const live = document?.activeRun && document.execution.executionId === target.executionId;
     if (live && runToTakeOver(document, target.executionId, deps.clock())) {
-      const taken = await deps.takeOver().catch((error: unknown) => {
+      const taken = await deps.takeOver(batches).catch((error: unknown) => {
         deps.logger.warn('could not take the run over', { error: errorFields(error) });
         return undefined;
       });

@@ -10,6 +10,7 @@
 import { SERVICE } from '../caller.js';
 import { errorFields } from '../error-fields.js';
 import type { Language } from '../i18n/catalogue.js';
+import type { JournalBatch } from '../journal/batch.js';
 import { type Canonical, canonicalOrder } from '../journal/canonical.js';
 import type { EventLog } from '../journal/event-log.js';
 import { fenceEpoch } from '../journal/fence.js';
@@ -39,6 +40,8 @@ export interface TakeoverTarget {
   language: Language;
   /** The taking reader's signal: the run's caller from now on. */
   signal: AbortSignal;
+  /** The journal's batches the reader already read, in key order: the fence reads only what follows them. */
+  known?: readonly JournalBatch[];
 }
 
 /** The run's new log on this instance, and the journal's order it forked from (read once, behind the fence). */
@@ -59,7 +62,7 @@ export async function takeOver(deps: TakeoverDeps, target: TakeoverTarget): Prom
   const journal = deps.store.journal;
   const epoch = document.execution.journalEpoch ?? 0;
   // The replaced producer can journal nothing past the fork from now on (fence.ts); one journal read.
-  const order = journal ? await fenceEpoch(journal, target.threadId, target.executionId, epoch - 1, deps.clock) : canonicalOrder([]);
+  const order = journal ? await fenceEpoch(journal, target.threadId, target.executionId, epoch - 1, deps.clock, target.known) : canonicalOrder([]);
   const fork = order.entries.at(-1);
   const runId = document.activeRun.runId;
   // The producer it replaces may have died before journaling the run's start: nobody saw any of it then.
