@@ -12,7 +12,6 @@
  * landed, and so is everything placed after it; a takeover's start is written before anything is
  * released.
  */
-import type { Logger } from '../ports.js';
 import type { AguiEvent } from '../translate/events.js';
 import type { EpochStart } from './batch.js';
 import { BurstGatherer, type Placed } from './burst.js';
@@ -23,17 +22,8 @@ import { eventId, executionTag, type Position } from './position.js';
 export { DELTA_OWNERS } from './burst.js';
 export type { Joined, LogReader, LogRecord } from './fan-out.js';
 
-export interface EventLogOptions extends JournalWriterOptions {
-  /** Runs `task` once the current turn of the event loop is done (setImmediate). */
-  defer: (task: () => void) => void;
-  /** At most one journal write per this many ms while only content is placed. */
-  flushMs: number;
-  /** The journal of one epoch stops growing past this many bytes. */
-  maxBytes: number;
-  /** Each batch says when it was written (the journal's expiry counts from the newest); Date.now without it. */
-  clock?: () => number;
-  logger: Logger;
-}
+/** The log's options are its journal writer's: the burst gatherer shares its `defer`. */
+export type EventLogOptions = JournalWriterOptions;
 
 export class EventLog {
   readonly tag: string;

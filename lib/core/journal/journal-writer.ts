@@ -21,9 +21,13 @@ export interface JournalWriterOptions {
   executionId: string;
   epoch: number;
   start: EpochStart;
+  /** Runs `task` once the current turn of the event loop is done (setImmediate). */
   defer: (task: () => void) => void;
+  /** At most one journal write per this many ms while only content is placed. */
   flushMs: number;
+  /** The journal of one epoch stops growing past this many bytes. */
   maxBytes: number;
+  /** Each batch says when it was written (the journal's expiry counts from the newest); Date.now without it. */
   clock?: () => number;
   logger: Logger;
 }

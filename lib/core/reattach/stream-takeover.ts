@@ -119,7 +119,7 @@ class KernelText {
 
   /** A snapshot with the whole history: the deltas after the cursor, now. */
   caughtUp(task: InboundItem): void {
-    this.remember(task.history);
+    this.history = task.history;
     this.updates = 0;
     this.emitAfterCursor(task);
     this.due = false;
@@ -155,7 +155,7 @@ class KernelText {
       else this.session.deps.logger.debug('the newest history did not join onto the known one; reading all of it', { asked });
     }
     item ??= await this.getTask(WHOLE_HISTORY);
-    this.remember(item.history);
+    this.history = item.history;
     this.emitAfterCursor(item);
     return item;
   }
@@ -166,10 +166,6 @@ class KernelText {
       throw error;
     });
     return unwrapTask(task);
-  }
-
-  private remember(history: WireMessage[]): void {
-    this.history = history;
   }
 
   /** The next item; while text is due, a sync when none comes within TEXT_SYNC_MS of the last one. */
