@@ -195,9 +195,12 @@ export async function startKernelPair(options: KernelPairOptions): Promise<Kerne
       const cwd = join(WORKSPACE_INSIDE, relative);
       // The kernel keeps its sessions for a workspace in a project folder named after the path.
       const project = join(place.root, PROJECTS_INSIDE, cwd.replace(/\//g, '-'));
+      // The kernel may still be writing a session file of a task it has just cancelled while the
+      // folder goes (CI saw ENOTEMPTY): rm's own retries absorb that late write.
+      const gone = { recursive: true, force: true, maxRetries: 10, retryDelay: 50 };
       const remove = async () => {
-        await rm(outside, { recursive: true, force: true });
-        await rm(project, { recursive: true, force: true });
+        await rm(outside, gone);
+        await rm(project, gone);
       };
       return { cwd, outside, remove };
     },
