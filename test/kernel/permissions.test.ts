@@ -14,9 +14,9 @@ import { agentRun, describeWithKernel, iacCodeIn, sessionOfEvents, textOfEvents,
 
 /**
  * The words of the model's closing sentence the continuation showed: each at most once, in order,
- * the last one always. The kernel's SubscribeToTask takes its snapshot before it taps the task's
- * events (a2a-sdk 1.1.0), so a delta published in between reaches no stream; everything before the
- * snapshot comes from the task's history (docs/protocol.md §5.6).
+ * the last one always. The kernel's SubscribeToTask taps the task's events before it reads its
+ * snapshot (a2a-sdk 1.1.0), so the snapshot's latest delta may come again as the stream's first
+ * text; everything up to the snapshot comes from the task's history (docs/protocol.md §5.6).
  */
 function expectClosingSentence(text: string): void {
   const sentence = ['Done:', 'the', 'tool', 'answered.'];

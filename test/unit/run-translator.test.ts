@@ -137,4 +137,42 @@ describe('RunTranslator', () => {
     };
     expect(deltas(t.apply(unwrapItem(task)))).toEqual(['one two']);
   });
+
+  describe('a followed subscription (docs/protocol.md §5.6)', () => {
+    // What the real kernel sent a resumed run after a write_file permission was allowed (recorded
+    // from test/kernel/permissions.test.ts when it failed): a2a-sdk 1.1.0 tapped the task's events,
+    // then read the snapshot, so the delta "the " saved in between came in both.
+    const message = (text: string, messageId = 'task-1-message') => ({ messageId, role: 'ROLE_AGENT', parts: [{ text }] });
+    const snapshot = (latest: string, history: string[]) =>
+      unwrapItem({
+        task: { id: 'task-1', contextId: 'ctx', status: { state: 'TASK_STATE_WORKING', message: message(latest) }, history: history.map((text) => message(text)) },
+      } as WireStreamItem);
+    const followed = { statusText: false, historyText: true };
+
+    it('shows the snapshot’s latest delta once when the subscription sends it again as its first text', () => {
+      const t = translator([textDigest('Let me check. ')]);
+      const shown = [
+        ...deltas(t.apply(snapshot('the ', ['Let ', 'me ', 'check. ', 'Done: ']), followed)),
+        ...['the ', 'tool ', 'answered. '].flatMap((text) => deltas(t.apply(unwrapItem(status(text))))),
+        ...deltas(t.apply(unwrapItem(status('Done: the tool answered. ', { assistantFinal: { complete: true } }, 'task-1-2')))),
+      ];
+      expect(shown.join('')).toBe('Done: the tool answered. ');
+      // The snapshot's history holds every delta but its latest, which the repeat counts.
+      expect(t.textCursor).toBe('Let me check. Done: the tool answered. '.length);
+    });
+
+    it('shows a first streamed delta that differs from the snapshot’s latest, and a later equal one', () => {
+      const t = translator([textDigest('Let me check. ')]);
+      const shown = [
+        ...deltas(t.apply(snapshot('the ', ['Let ', 'me ', 'check. ', 'Done: ']), followed)),
+        ...['tool ', 'the ', 'answered. '].flatMap((text) => deltas(t.apply(unwrapItem(status(text))))),
+      ];
+      expect(shown.join('')).toBe('Done: the tool the answered. ');
+    });
+
+    it('leaves a live stream’s repeated delta alone', () => {
+      const t = translator();
+      expect(['the ', 'the '].flatMap((text) => deltas(t.apply(unwrapItem(status(text)))))).toEqual(['the ', 'the ']);
+    });
+  });
 });

@@ -172,6 +172,7 @@ export function snapshotStatusText(item: InboundItem): boolean {
  * text. The kernel ends an answer's stream while the task works on, and what it says before the
  * subscription attaches reaches no stream: the history holds every delta so far, the text digests
  * drop what the caller already saw (§4.6), and only while this run has shown no text yet (§4.5).
+ * The subscription's repeat of the snapshot's latest delta is dropped by the translator.
  */
 export function followedItemText(item: InboundItem): ApplyOptions {
   return snapshotStatusText(item) ? LIVE_ITEM : { statusText: false, historyText: true };

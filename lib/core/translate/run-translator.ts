@@ -114,6 +114,13 @@ export class RunTranslator {
   private contentCursors = new Map<AguiEvent, number>();
   /** Set by the status that reported the task failed (docs/protocol.md §2.4, §7.7). */
   failure: FailureAccount | undefined;
+  /**
+   * The latest delta of the working snapshot whose history text was mapped (the first item of a
+   * followed subscription, docs/protocol.md §5.6), until the next streamed text. a2a-sdk 1.1.0 taps
+   * the task's events before it reads that snapshot, so a delta already saved but not yet dispatched
+   * comes again as the subscription's first text; nothing on the wire tells it from a new delta.
+   */
+  private snapshotDelta: { messageId: string | undefined; text: string } | undefined;
 
   constructor(private readonly seed: TranslatorSeed) {
     this.cursor = new KernelTextCursor(seed.textChars);
@@ -179,8 +186,14 @@ export class RunTranslator {
     if (thinking?.['type'] === 'raw_thinking' && typeof thinking['text'] === 'string' && thinking['text']) {
       events.push(...this.text.reasoning(thinking['text']));
     }
-    if (options.statusText) events.push(...this.tagContent(this.mapText(item)));
-    else if (options.historyText) events.push(...this.tagContent(this.mapHistory(item, true)));
+    const repeatsSnapshot = this.repeatsSnapshotDelta(item);
+    if (options.statusText) {
+      if (!repeatsSnapshot) events.push(...this.tagContent(this.mapText(item)));
+    } else if (options.historyText) {
+      const status = agentText(item.statusMessage);
+      if (item.kind === 'task' && !this.text.emittedText && status !== undefined) this.snapshotDelta = { messageId: item.statusMessage?.messageId || undefined, text: status };
+      events.push(...this.tagContent(this.mapHistory(item, true)));
+    }
     const tool = record(iac['tool']);
     if (tool) {
       if (tool['status'] === 'started' || tool['status'] === 'input_complete') this.text.rememberCurrentText();
@@ -221,6 +234,19 @@ export class RunTranslator {
       pipelineOpenSteps: this.pipeline.openSteps(),
       textChars: this.cursor.chars,
     };
+  }
+
+  /**
+   * Whether this item is the subscription's re-dispatch of the snapshot's latest delta (snapshotDelta):
+   * the first status update with text after that snapshot, the same message id and the same text.
+   */
+  private repeatsSnapshotDelta(item: InboundItem): boolean {
+    const seen = this.snapshotDelta;
+    if (seen === undefined || item.kind !== 'statusUpdate') return false;
+    const text = agentText(item.statusMessage);
+    if (text === undefined) return false;
+    this.snapshotDelta = undefined;
+    return text === seen.text && (item.statusMessage?.messageId || undefined) === seen.messageId;
   }
 
   private mapText(item: InboundItem): AguiEvent[] {
