@@ -123,7 +123,7 @@ const results: Record<string, Record<string, number>> = {};
 // compare-and-swap. The lease is made to expire at once so the next admission is not THREAD_BUSY.
 async function admission(provider: OssStoreProvider, threadId: string): Promise<void> {
   const request = parseRunRequest(body(threadId), { allowedRoots: [], caller: SERVICE });
-  await admit(provider.storeFor(), request, () => ({ now: Date.now(), leaseTtlMs: 1, newExecutionId: randomUUID, leaseId: randomUUID() }));
+  await admit(provider.storeFor(), request, () => ({ now: Date.now(), leaseTtlMs: 1, newExecutionId: randomUUID, leaseId: randomUUID(), graceMs: 0 }));
 }
 const admissionThread = `bench-${randomUUID()}`;
 results['admission, new thread'] = await measure(() => admission(a.provider, admissionThread));

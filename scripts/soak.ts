@@ -27,6 +27,7 @@ import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startA2AEmulator } from '../lib/emulators/a2a/server.js';
+import { ASK_GRACE } from '../test/support/fixtures.js';
 import { startSoakAdapter } from './soak/adapter.js';
 import { runInput, type StreamOutcome, scenarioTurn, stalledBody, typeCounts } from './soak/streams.js';
 
@@ -172,7 +173,8 @@ async function main(): Promise<void> {
     const controller = new AbortController();
     const response = await fetch(`${url}/`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      // Each storm client asks for a grace (docs/protocol.md §6.15 "Whose grace"): its runs end by the sweeper.
+      headers: { 'content-type': 'application/json', ...ASK_GRACE },
       body: JSON.stringify(runInput('long', thread())),
       signal: controller.signal,
     });

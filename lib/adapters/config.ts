@@ -47,7 +47,7 @@ export interface Config {
   bodyTimeoutMs: number;
   /** IAC_CODE_AGUI_MAX_ACTIVE_RUNS: live runs per instance before 503 SERVER_BUSY (docs/protocol.md §1.4). */
   maxActiveRuns: number;
-  /** IAC_CODE_AGUI_DETACH_GRACE_MS: how long a run whose reader left goes on (docs/protocol.md §6.15); 0 = cancel at once (§6.8). */
+  /** IAC_CODE_AGUI_DETACH_GRACE_MS: the longest detach grace a request may ask for (docs/protocol.md §6.15 "Whose grace"); 0 = none, a disconnect cancels (§6.8). */
   detachGraceMs: number;
   /** On SIGTERM/SIGINT: how long live runs may finish, then how long their clean-up gets (docs/architecture.md §6). */
   shutdown: ShutdownPolicy;

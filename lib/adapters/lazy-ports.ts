@@ -49,6 +49,10 @@ export class LazyKernel implements A2AKernel {
     return (await this.kernel()).cancelTask(taskId, options);
   }
 
+  async listTasks(contextId: string, historyLength: number, maxTasks: number, options?: KernelCallOptions): Promise<WireTask[] | undefined> {
+    return (await this.kernel()).listTasks(contextId, historyLength, maxTasks, options);
+  }
+
   async ensureSessionRestored(request: { cwd: string; sessionId: string; taskId: string }, options?: KernelCallOptions): Promise<SessionRestoreResult> {
     return (await this.kernel()).ensureSessionRestored(request, options);
   }

@@ -142,6 +142,11 @@ export interface A2AKernel {
   getTask(taskId: string, historyLength: number, options?: KernelCallOptions): Promise<WireTask>;
   cancelTask(taskId: string, options?: KernelCallOptions): Promise<void>;
   subscribeToTask(taskId: string, options?: KernelCallOptions): AsyncIterable<WireStreamItem>;
+  /**
+   * ListTasks of one A2A context, every page (at most `maxTasks` tasks), newest first as a2a-sdk
+   * orders them; undefined when the kernel has no ListTasks (JSON-RPC "method not found").
+   */
+  listTasks(contextId: string, historyLength: number, maxTasks: number, options?: KernelCallOptions): Promise<WireTask[] | undefined>;
   /** POST /iac-code/session/ensure-restored (docs/protocol.md §7.8). */
   ensureSessionRestored(request: { cwd: string; sessionId: string; taskId: string }, options?: KernelCallOptions): Promise<SessionRestoreResult>;
   /** GET /iac-code/pipeline/state; undefined when the kernel answers 404. */

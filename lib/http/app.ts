@@ -57,8 +57,9 @@ export interface AppConfig {
   /** IAC_CODE_AGUI_MAX_ACTIVE_RUNS: live runs of this instance before 503 SERVER_BUSY (default 1,000). */
   maxActiveRuns?: number;
   /**
-   * IAC_CODE_AGUI_DETACH_GRACE_MS: how long a run whose last reader left goes on for a reader to come
-   * back (docs/protocol.md §6.15); 0 (default): the caller leaving cancels it (§6.8).
+   * IAC_CODE_AGUI_DETACH_GRACE_MS: the longest detach grace a request may ask for — how long a run
+   * whose last reader left goes on for a reader to come back (docs/protocol.md §6.15 "Whose grace");
+   * 0 (default): none, the caller leaving cancels the run (§6.8).
    */
   detachGraceMs?: number;
 }

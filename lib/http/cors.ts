@@ -12,7 +12,8 @@
  */
 
 export const CORS_ALLOW_METHODS = 'POST, GET, OPTIONS';
-export const CORS_ALLOW_HEADERS = 'authorization, content-type, accept, accept-language';
+/** With the reattach headers a browser client sends on another origin (docs/protocol.md §6.15): its grace, its last event id. */
+export const CORS_ALLOW_HEADERS = 'authorization, content-type, accept, accept-language, last-event-id, x-iac-code-detach-grace-ms';
 /** Seconds a browser may cache a preflight's answer. */
 export const CORS_MAX_AGE_SECONDS = 600;
 

@@ -11,6 +11,7 @@ import type { Position } from '../core/journal/position.js';
 import type { Logger } from '../core/ports.js';
 import { parseRunRequest } from '../core/protocol/run-request.js';
 import { downsampleUserImages } from '../core/protocol/user-images.js';
+import { askedGraceMs, DETACH_GRACE_HEADER } from '../core/reattach/detach-grace.js';
 import { admit } from '../core/run/admit.js';
 import { runAdmitted } from '../core/run/run-lifecycle.js';
 import type { RunDeps } from '../core/run/run-session.js';
@@ -36,6 +37,8 @@ export async function handleRun(request: Request, signal: AbortSignal, deps: Rou
     // Images are downsampled before admission: a refused image writes nothing, and the digest
     // parseRunRequest took stays that of the request as received (docs/protocol.md §3.4, §3.7).
     const runRequest = await downsampleUserImages(parseRunRequest(body, { allowedRoots: config.allowedRoots, caller }), deps.images);
+    // The grace is the client's to ask for, the server's setting its maximum (docs/protocol.md §6.15 "Whose grace").
+    const graceMs = askedGraceMs(request.headers.get(DETACH_GRACE_HEADER), config.detachGraceMs ?? 0);
     // A place among the instance's live runs before anything is written or sent (docs/protocol.md §1.4).
     leave = deps.liveStreams.enter();
     const store = storeOf(deps, request);
@@ -47,6 +50,7 @@ export async function handleRun(request: Request, signal: AbortSignal, deps: Rou
       leaseTtlMs: config.leaseTtlMs,
       newExecutionId: () => randomUUID(),
       leaseId: randomUUID(),
+      graceMs,
     }));
     const runLogger = logger.child({ threadId: runRequest.threadId, runId: runRequest.runId, executionId: admitted.thread.executionId, ...callerLogFields(caller) });
     runLogger.info('run admitted', { resume: runRequest.resume !== undefined });
@@ -81,7 +85,7 @@ export async function handleRun(request: Request, signal: AbortSignal, deps: Rou
           end: () => undefined,
         };
         log.join(caller);
-        const resumable = deps.logs.resumable(log, store, config.detachGraceMs ?? 0);
+        const resumable = deps.logs.resumable(log, store, graceMs);
         // A resumable run counts its readers (docs/protocol.md §6.15); otherwise the caller reads to the
         // end — a client cut off by a shutdown still gets the terminal event (§6.8).
         if (resumable.graceMs > 0) runSignal.addEventListener('abort', () => log.leave(caller), { once: true });

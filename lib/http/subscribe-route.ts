@@ -11,7 +11,8 @@ import { randomUUID } from 'node:crypto';
 import { callerLogFields } from '../core/caller.js';
 import { translate } from '../core/i18n/catalogue.js';
 import { languageFromAcceptLanguage } from '../core/i18n/language.js';
-import { parseObservationRequest } from '../core/observe/observation-request.js';
+import type { Position } from '../core/journal/position.js';
+import { type ObservationRequest, parseObservationRequest } from '../core/observe/observation-request.js';
 import { observeExecution } from '../core/observe/observe-execution.js';
 import type { Logger, ThreadStore } from '../core/ports.js';
 import { admitReattach } from '../core/reattach/admit-reattach.js';
@@ -45,50 +46,69 @@ export async function handleSubscribe(request: Request, signal: AbortSignal, exe
     const position = requestedPosition(request.headers.get('last-event-id'), observed.afterSequence, executionId);
     // An observation is a live stream too: it holds a place until it ends (docs/protocol.md §1.4).
     leave = deps.liveStreams.enter();
-    const store = storeOf(deps, request);
-    startSweeper(deps);
-    const local = deps.logs.find(executionId);
-    const producer = local ? { epoch: local.epoch, lastSeq: local.lastPosition?.seq ?? 0 } : undefined;
-    const reattach = await admitReattach(store, observed, position, producer);
-    const observeLogger = logger.child({ threadId: observed.threadId, runId: observed.runId, executionId, observer: true, ...callerLogFields(caller) });
-    const release = leave;
-    if (reattach.kind === 'snapshot') {
-      const { observation } = reattach;
-      observeLogger.info('observation admitted', { taskId: observation.taskId });
-      const observerDeps = { kernel: deps.kernel, store, clock: deps.clock, newId: () => randomUUID().replace(/-/g, ''), logger: observeLogger };
-      return sseResponse(
-        async (send, streamSignal) => {
-          // The kernel's snapshot is no part of the journal's order: ids of epoch 0 (docs/protocol.md §6.15).
-          const log = unjournaledLog(executionId, observeLogger);
-          log.join({ push: send, end: () => undefined });
-          try {
-            await observeExecution(observerDeps, { observation, language, signal: streamSignal }, (event) => {
-              log.emit(event, 0);
-              if (event.type === 'RUN_FINISHED') observeLogger.info('observation ended', { event: event.type, outcome: event.outcome?.type });
-            });
-          } finally {
-            await log.close();
-            release();
-          }
-        },
-        { heartbeatMs: deps.config.heartbeatMs, logger: observeLogger, requestSignal: signal },
-      );
-    }
-    observeLogger.info('reattach admitted', { position: position ?? null });
+    return await subscribeResponse(observed, position, storeOf(deps, request), { deps, signal, logger, language, leave });
+  } catch (error) {
+    leave?.();
+    return rejectionResponse(error, logger, 'subscribe rejected', language);
+  }
+}
+
+/** What a subscriber's stream needs besides its request: the route's dependencies, and its place among the live streams (released when the stream ends). */
+export interface SubscribeContext {
+  deps: RouteDeps;
+  signal: AbortSignal;
+  logger: Logger;
+  language: Parameters<typeof takeOver>[1]['language'];
+  leave: () => void;
+}
+
+/**
+ * The stream of an admitted subscriber — by execution (this route) or by thread
+ * (thread-routes.ts): the journal and the live producer, or the kernel's snapshot. Throws the
+ * AdapterError of a reattach refused before the stream; `context.leave` is then the caller's to call.
+ */
+export async function subscribeResponse(observed: ObservationRequest, position: Position | undefined, store: ThreadStore, context: SubscribeContext): Promise<Response> {
+  const { deps, signal, logger, language, leave } = context;
+  const { executionId, caller } = observed;
+  startSweeper(deps);
+  const local = deps.logs.find(executionId);
+  const producer = local ? { epoch: local.epoch, lastSeq: local.lastPosition?.seq ?? 0 } : undefined;
+  const reattach = await admitReattach(store, observed, position, producer);
+  const observeLogger = logger.child({ threadId: observed.threadId, runId: observed.runId, executionId, observer: true, ...callerLogFields(caller) });
+  const release = leave;
+  if (reattach.kind === 'snapshot') {
+    const { observation } = reattach;
+    observeLogger.info('observation admitted', { taskId: observation.taskId });
+    const observerDeps = { kernel: deps.kernel, store, clock: deps.clock, newId: () => randomUUID().replace(/-/g, ''), logger: observeLogger };
     return sseResponse(
       async (send, streamSignal) => {
+        // The kernel's snapshot is no part of the journal's order: ids of epoch 0 (docs/protocol.md §6.15).
+        const log = unjournaledLog(executionId, observeLogger);
+        log.join({ push: send, end: () => undefined });
         try {
-          await follow(deps, store, { threadId: observed.threadId, executionId, language, batches: reattach.batches, position }, send, streamSignal, observeLogger);
+          await observeExecution(observerDeps, { observation, language, signal: streamSignal }, (event) => {
+            log.emit(event, 0);
+            if (event.type === 'RUN_FINISHED') observeLogger.info('observation ended', { event: event.type, outcome: event.outcome?.type });
+          });
         } finally {
+          await log.close();
           release();
         }
       },
       { heartbeatMs: deps.config.heartbeatMs, logger: observeLogger, requestSignal: signal },
     );
-  } catch (error) {
-    leave?.();
-    return rejectionResponse(error, logger, 'subscribe rejected', language);
   }
+  observeLogger.info('reattach admitted', { position: position ?? null });
+  return sseResponse(
+    async (send, streamSignal) => {
+      try {
+        await follow(deps, store, { threadId: observed.threadId, executionId, language, batches: reattach.batches, position }, send, streamSignal, observeLogger);
+      } finally {
+        release();
+      }
+    },
+    { heartbeatMs: deps.config.heartbeatMs, logger: observeLogger, requestSignal: signal },
+  );
 }
 
 export interface FollowRequest {
@@ -121,23 +141,20 @@ export async function follow(deps: RouteDeps, store: ThreadStore, target: Follow
             leaseRenewMs: config.leaseRenewMs,
             store,
             logs: deps.logs,
-            graceMs: config.detachGraceMs ?? 0,
+            maxGraceMs: config.detachGraceMs ?? 0,
           },
           { threadId: target.threadId, executionId: target.executionId, language: target.language, signal, known },
         ),
       clock: deps.clock,
       pollMs: POLL_MS,
       endWaitMs: END_WAIT_MS,
-      graceMs: config.detachGraceMs ?? 0,
-      keepAttached:
-        (config.detachGraceMs ?? 0) > 0
-          ? async (runId) => {
-              await compareAndSwap(store, target.threadId, ({ document }) => {
-                const kept = document && keepDetached(document, runId, deps.clock() + (config.detachGraceMs ?? 0));
-                return kept && kept !== document ? { write: kept, value: undefined } : { value: undefined };
-              });
-            }
-          : undefined,
+      maxGraceMs: config.detachGraceMs ?? 0,
+      keepAttached: async (runId, graceMs) => {
+        await compareAndSwap(store, target.threadId, ({ document }) => {
+          const kept = document && keepDetached(document, runId, deps.clock() + graceMs);
+          return kept && kept !== document ? { write: kept, value: undefined } : { value: undefined };
+        });
+      },
       expired: () => eventFactory(deps.clock)('RUN_ERROR', { code: 'EVENT_ID_EXPIRED', message: translate('eventIdExpired', target.language) }),
       logger,
     },

@@ -18,6 +18,7 @@ import type { OssObjects } from '../../lib/adapters/oss-store/objects.js';
 import type { Scenario } from '../../lib/emulators/a2a/scenarios.js';
 import { startA2AEmulator } from '../../lib/emulators/a2a/server.js';
 import { startOssEmulator } from '../../lib/emulators/oss/server.js';
+import { ASK_GRACE } from '../../test/support/fixtures.js';
 import { subscribe } from '../../test/support/observe.js';
 import { readRecords } from '../../test/support/sse-records.js';
 import { turnBody } from './local-stack.js';
@@ -101,7 +102,12 @@ async function oneTakeover(cutAfter: number): Promise<TakeoverCost> {
   const b = await ossAdapter(benchProvider(oss.endpoint, credential, tallied(tallyB)), kernel.url, { detachGraceMs: 60_000 });
   try {
     const body = turnBody('long-answer');
-    const response = await fetch(`${a.url}/`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'text/event-stream' }, body: JSON.stringify(body) });
+    // The owner's client asks for a grace, as the console does: its cut leaves the run detached for a takeover.
+    const response = await fetch(`${a.url}/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...ASK_GRACE },
+      body: JSON.stringify(body),
+    });
     const { records } = await readRecords(response, { cutAfter, controller: new AbortController() });
     const executionId = ((records.find((record) => record.event.type === 'CUSTOM')?.event['value'] ?? {}) as { executionId?: string }).executionId;
     if (!executionId) throw new Error('the run announced no execution id');

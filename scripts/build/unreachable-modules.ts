@@ -79,6 +79,17 @@ export const UNREACHABLE_MODULES: readonly Unreachable[] = [
       why: "side-channel (qs's stringify, which ali-oss signs with) describes a key with it only in assert()'s error, which qs never calls",
     }),
   ),
+  // Reached, but only with the three names the driver's requests carry: a `.json` object (put, get,
+  // delete), deleteMulti's `xml`, a listing's none. The same answers mime's table gives, so every
+  // request is signed with the Content-Type it had; the bundle test drives all five operations.
+  ...['ali-oss/lib/object.js', 'ali-oss/lib/common/utils/createRequest.js'].map(
+    (from): Unreachable => ({
+      path: 'mime',
+      from,
+      exports: "{ getType: (name) => ({ json: 'application/json', xml: 'application/xml' })[String(name).split('.').pop().toLowerCase()] ?? null }",
+      why: "mime's whole type table for the three content types the driver's requests need",
+    }),
+  ),
   { path: 'win-release', from: 'os-name/index.js', exports: "() => ''", why: "Windows' release name for urllib's User-Agent; FC runs Linux" },
   // Reached, but silent unless DEBUG names ali-oss — and then harmful: its lines are plain text among
   // the function's JSON log lines, and its "request … with headers" line carries the request's
@@ -108,9 +119,6 @@ export function unreachableModules(): Plugin {
     name: 'unreachable-modules',
     setup(build) {
       build.onResolve({ filter: /.*/ }, async (args) => {
-        // ali-oss guesses a Content-Type from a file extension; the driver's objects are JSON, among
-        // the standard types `mime/lite` (the same API, without the rare vendor types) knows.
-        if (args.path === 'mime' && args.importer.includes('/ali-oss/')) return build.resolve('mime/lite', { resolveDir: args.resolveDir, kind: args.kind });
         const entry = entryFor(args.path, args.importer.replace(/\\/g, '/'));
         return entry === undefined ? undefined : { path: stubName(entry), namespace: 'unreachable' };
       });

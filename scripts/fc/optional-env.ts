@@ -18,7 +18,6 @@ export const OPTIONAL_FUNCTION_ENV = [
   'IAC_CODE_AGUI_CORS_ORIGINS',
   'IAC_CODE_AGUI_BODY_TIMEOUT_MS',
   'IAC_CODE_AGUI_MAX_ACTIVE_RUNS',
-  'IAC_CODE_AGUI_DETACH_GRACE_MS',
   'IAC_CODE_AGUI_SHUTDOWN_DRAIN_MS',
   'IAC_CODE_AGUI_SHUTDOWN_CLEANUP_MS',
   // People signed in with an identity provider (docs/protocol.md §1.2, docs/deploy.md step 10);

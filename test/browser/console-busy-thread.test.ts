@@ -7,7 +7,7 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runBody } from '../support/fixtures.js';
+import { ASK_GRACE, runBody } from '../support/fixtures.js';
 import { readUntil, waitFor } from '../support/read-until.js';
 import { type Stack, startStack } from '../support/stack.js';
 import { type Browser, launchBrowser, newThread, openConsole, runEnd, sendMessage, threadIdOf } from './browser-support.js';
@@ -42,7 +42,7 @@ async function boundThread(page: Page): Promise<{ threadId: string; rosInvocatio
 function otherClientRun(thread: { threadId: string; rosInvocationId: string }, runId: string, text: string, signal?: AbortSignal): Promise<Response> {
   return fetch(`${stack.url}/`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+    headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...ASK_GRACE },
     body: JSON.stringify(runBody({ threadId: thread.threadId, runId, text, iacCode: { rosInvocationId: thread.rosInvocationId, cwd: '/workspace/console' } })),
     ...(signal ? { signal } : {}),
   });

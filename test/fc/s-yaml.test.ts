@@ -127,6 +127,7 @@ describe('s.yaml rendered by Serverless Devs', () => {
       IAC_CODE_AGUI_OSS_PREFIX: DEPLOY_ENV.IAC_CODE_AGUI_OSS_PREFIX,
       IAC_CODE_AGUI_OSS_INTERNAL: '1',
       IAC_CODE_AGUI_LOG_LEVEL: 'info',
+      IAC_CODE_AGUI_DETACH_GRACE_MS: '60000',
     });
     // FC reserves FC_* and allows letters, digits and underscores in names.
     for (const name of Object.keys(props.environmentVariables)) expect(name).toMatch(/^(?!FC_)[A-Za-z][A-Za-z0-9_]*$/);

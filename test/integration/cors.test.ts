@@ -43,7 +43,7 @@ describe('with IAC_CODE_AGUI_CORS_ORIGINS', () => {
       expect(corsHeaders(response)).toEqual({
         'access-control-allow-origin': LISTED,
         'access-control-allow-methods': 'POST, GET, OPTIONS',
-        'access-control-allow-headers': 'authorization, content-type, accept, accept-language',
+        'access-control-allow-headers': 'authorization, content-type, accept, accept-language, last-event-id, x-iac-code-detach-grace-ms',
         'access-control-max-age': '600',
       });
       expect(response.headers.get('vary')).toMatch(/origin/i);

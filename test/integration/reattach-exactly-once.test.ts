@@ -14,7 +14,7 @@ import { executionTag } from '../../lib/core/journal/position.js';
 import type { A2AEmulator } from '../../lib/emulators/a2a/server.js';
 import { startA2AEmulator } from '../../lib/emulators/a2a/server.js';
 import { assertValidAgUiStream } from '../support/agui-oracle.js';
-import { runBody, uniqueId } from '../support/fixtures.js';
+import { ASK_GRACE, runBody, uniqueId } from '../support/fixtures.js';
 import { freezable } from '../support/freezable-store.js';
 import { subscribe } from '../support/observe.js';
 import { parseRecords, readRecords, type SseRecordWithId, textOfRecords } from '../support/sse-records.js';
@@ -69,7 +69,7 @@ describe('reattach, exactly once', () => {
       try {
         const threadId = uniqueId('thread');
         const runId = uniqueId('run');
-        const response = await a.post('/', runBody({ threadId, runId, text: 'steps slowly' }));
+        const response = await a.post('/', runBody({ threadId, runId, text: 'steps slowly' }), ASK_GRACE);
         const { records } = await readRecords(response, { cutWhen: (record) => record.event.type === 'TEXT_MESSAGE_START', controller: new AbortController() });
         expect(records.at(-1)?.event.type).toBe('TEXT_MESSAGE_START');
         // Stopped: the run is handed over and taken over. Alive: a reload landing on the other instance at once.
@@ -92,7 +92,7 @@ describe('reattach, exactly once', () => {
     try {
       const threadId = uniqueId('thread');
       const runId = uniqueId('run');
-      const { records } = await readRecords(await a.post('/', runBody({ threadId, runId, text: 'steps slowly' })), { cutAfter: 6, controller: new AbortController() });
+      const { records } = await readRecords(await a.post('/', runBody({ threadId, runId, text: 'steps slowly' }), ASK_GRACE), { cutAfter: 6, controller: new AbortController() });
       // The reader left: A's run is detached — and still producing.
       await until(async () => {
         const document = (await b.store.load(threadId))?.document as { activeRun?: { detachedUntil?: number } };
@@ -119,7 +119,7 @@ describe('reattach, exactly once', () => {
     try {
       const threadId = uniqueId('thread');
       const runId = uniqueId('run');
-      const response = await a.post('/', runBody({ threadId, runId, text: 'steps slowly' }));
+      const response = await a.post('/', runBody({ threadId, runId, text: 'steps slowly' }), ASK_GRACE);
       const reader = response.body?.getReader() as ReadableStreamDefaultReader<Uint8Array>;
       // A's own caller reads it all, from one connection, while A is frozen and taken over.
       let callerText = '';
@@ -175,7 +175,7 @@ describe('reattach, exactly once', () => {
     try {
       const threadId = uniqueId('thread');
       const runId = uniqueId('run');
-      const { records } = await readRecords(await a.post('/', runBody({ threadId, runId, text: 'steps-then-fail', iacCode: { llmApiKey: secret } })), {
+      const { records } = await readRecords(await a.post('/', runBody({ threadId, runId, text: 'steps-then-fail', iacCode: { llmApiKey: secret } }), ASK_GRACE), {
         cutAfter: 5,
         controller: new AbortController(),
       });
@@ -203,7 +203,7 @@ describe('ids a live run cannot honour', () => {
   it('are refused with 409 EVENT_ID_EXPIRED before the stream, as on an ended run: an observation’s epoch 0, a future epoch, a seq not yet placed', async () => {
     const threadId = uniqueId('thread');
     const runId = uniqueId('run');
-    const response = await stack.post('/', runBody({ threadId, runId, text: 'steps slowly' }));
+    const response = await stack.post('/', runBody({ threadId, runId, text: 'steps slowly' }), ASK_GRACE);
     const reader = readRecords(response);
     let executionId = '';
     await until(async () => {

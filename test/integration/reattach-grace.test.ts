@@ -2,13 +2,14 @@
  * The detach grace (docs/protocol.md §6.15): a run whose reader left goes on; nobody back by the
  * deadline → the sweeper cancels it exactly as a disconnect would (CancelTask, the execution ended,
  * the run's end in its journal for a late reader); a reader back in time keeps it alive; a stopping
- * instance hands its runs over instead of cancelling them.
+ * instance hands its runs over instead of cancelling them. The grace is the client's to ask for
+ * (§6.15 "Whose grace"): a client that asks for none keeps the seed's rule, its disconnect cancels.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../lib/adapters/logger.js';
 import { shutDown } from '../../lib/adapters/node-server/graceful-shutdown.js';
 import { assertValidAgUiStream } from '../support/agui-oracle.js';
-import { runBody, uniqueId } from '../support/fixtures.js';
+import { ASK_GRACE, runBody, uniqueId } from '../support/fixtures.js';
 import { subscribe } from '../support/observe.js';
 import { readRecords, type SseRecordWithId } from '../support/sse-records.js';
 import { type Stack, startStack } from '../support/stack.js';
@@ -34,13 +35,16 @@ async function thread(target: Stack, threadId: string): Promise<Thread> {
 }
 
 /** A long run whose connection a proxy cuts after a few events. */
-async function cutRun(target: Stack): Promise<{ threadId: string; runId: string; records: SseRecordWithId[]; executionId: string; taskId: string }> {
+async function cutRun(
+  target: Stack,
+  grace: Readonly<Record<string, string>> = ASK_GRACE,
+): Promise<{ threadId: string; runId: string; records: SseRecordWithId[]; executionId: string; taskId: string }> {
   const threadId = uniqueId('thread');
   const runId = uniqueId('run');
   const controller = new AbortController();
   const response = await fetch(`${target.url}/`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+    headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...grace },
     body: JSON.stringify(runBody({ threadId, runId, text: 'long running' })),
     signal: controller.signal,
   });
@@ -87,7 +91,7 @@ describe('the detach grace', () => {
     const other = await startStack({ store: 'file', config: { detachGraceMs: 60_000 }, emulatorInstance: stack.emulator });
     try {
       const threadId = uniqueId('thread');
-      const response = await other.post('/', runBody({ threadId, text: 'long running' }));
+      const response = await other.post('/', runBody({ threadId, text: 'long running' }), ASK_GRACE);
       const reading = readRecords(response);
       await until(async () => ((await thread(other, threadId))?.execution.taskId ?? null) !== null, 5_000);
       const report = await shutDown(other.server, { drainMs: 50, cleanupMs: 10_000 }, silentLogger);
@@ -100,5 +104,44 @@ describe('the detach grace', () => {
     } finally {
       await other.close();
     }
+  });
+});
+
+describe('whose grace (docs/protocol.md §6.15 "Whose grace")', () => {
+  let generous: Stack;
+  beforeAll(async () => {
+    generous = await startStack({ store: 'file', config: { detachGraceMs: 60_000 }, emulatorInstance: stack.emulator });
+  });
+  afterAll(async () => generous.close());
+
+  it('a client that asks for none — a plain HttpAgent’s Stop — cancels its run by disconnecting, and its next message is admitted', async () => {
+    const run = await cutRun(generous, {});
+    await until(async () => cancelsOf(generous, run.taskId) > 0, 5_000);
+    await until(async () => (await thread(generous, run.threadId)).activeRun === null, 5_000);
+    expect((await thread(generous, run.threadId)).activeRun).toBeNull();
+    const next = await generous.run(runBody({ threadId: run.threadId, text: 'hello again' }));
+    expect(next.status).toBe(200);
+    expect(next.sse.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED' });
+  });
+
+  it('a client that asks for less than the server allows gets what it asked for, recorded in the run’s lease', async () => {
+    const asked = Date.now();
+    const run = await cutRun(generous, { 'x-iac-code-detach-grace-ms': '20000' });
+    await until(async () => (await thread(generous, run.threadId)).activeRun?.['detachedUntil'] !== undefined, 5_000);
+    const lease = (await thread(generous, run.threadId)).activeRun as { graceMs: number; detachedUntil: number };
+    expect(lease.graceMs).toBe(20_000);
+    expect(lease.detachedUntil).toBeLessThanOrEqual(Date.now() + 20_000);
+    expect(lease.detachedUntil).toBeGreaterThan(asked);
+    await generous.post(`/extensions/iac-code/v1/executions/${run.executionId}/cancel`, { threadId: run.threadId, rosInvocationId: 'invocation-1' });
+  });
+
+  it('a malformed ask is 400 INVALID_INPUT naming the header, before anything is written or sent', async () => {
+    const threadId = uniqueId('thread');
+    const sent = generous.emulator.callsOf('SendStreamingMessage').length;
+    const response = await generous.post('/', runBody({ threadId }), { 'x-iac-code-detach-grace-ms': 'a minute' });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ error: { code: 'INVALID_INPUT', details: [{ path: 'X-Iac-Code-Detach-Grace-Ms' }] } });
+    expect(await generous.store.load(threadId)).toBeUndefined();
+    expect(generous.emulator.callsOf('SendStreamingMessage').length).toBe(sent);
   });
 });

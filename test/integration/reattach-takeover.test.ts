@@ -15,7 +15,7 @@ import { shutDown } from '../../lib/adapters/node-server/graceful-shutdown.js';
 import type { A2AEmulator } from '../../lib/emulators/a2a/server.js';
 import { startA2AEmulator } from '../../lib/emulators/a2a/server.js';
 import { assertValidAgUiStream } from '../support/agui-oracle.js';
-import { runBody, uniqueId } from '../support/fixtures.js';
+import { ASK_GRACE, runBody, uniqueId } from '../support/fixtures.js';
 import { subscribe } from '../support/observe.js';
 import { readRecords, textOfRecords } from '../support/sse-records.js';
 import { type Stack, startStack } from '../support/stack.js';
@@ -39,7 +39,7 @@ describe('taking a run over', () => {
     try {
       const threadId = uniqueId('thread');
       const runId = uniqueId('run');
-      const response = await a.post('/', runBody({ threadId, runId, text: 'steps' }));
+      const response = await a.post('/', runBody({ threadId, runId, text: 'steps' }), ASK_GRACE);
       const controller = new AbortController();
       // The owner's connection is cut mid-run, then A stops: the run is detached and handed over.
       const { records } = await readRecords(response, { cutAfter: 12, controller });
@@ -74,7 +74,7 @@ describe('taking a run over', () => {
     try {
       const threadId = uniqueId('thread');
       const runId = uniqueId('run');
-      const response = await a.post('/', runBody({ threadId, runId, text: 'steps' }));
+      const response = await a.post('/', runBody({ threadId, runId, text: 'steps' }), ASK_GRACE);
       const { records } = await readRecords(response, { cutAfter: 8, controller: new AbortController() });
       const executionId = ((records.find((record) => record.event.type === 'CUSTOM')?.event['value'] ?? {}) as { executionId: string }).executionId;
       await shutDown(a.server, { drainMs: 20, cleanupMs: 10_000 }, silentLogger);
@@ -94,7 +94,7 @@ describe('taking a run over', () => {
     try {
       const threadId = uniqueId('thread');
       const runId = uniqueId('run');
-      const response = await a.post('/', runBody({ threadId, runId, text: 'steps slowly' }));
+      const response = await a.post('/', runBody({ threadId, runId, text: 'steps slowly' }), ASK_GRACE);
       const { records } = await readRecords(response, { cutAfter: 8, controller: new AbortController() });
       const executionId = ((records.find((record) => record.event.type === 'CUSTOM')?.event['value'] ?? {}) as { executionId: string }).executionId;
       await shutDown(a.server, { drainMs: 20, cleanupMs: 10_000 }, silentLogger);

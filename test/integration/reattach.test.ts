@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertValidAgUiStream } from '../support/agui-oracle.js';
-import { runBody, uniqueId } from '../support/fixtures.js';
+import { ASK_GRACE, runBody, uniqueId } from '../support/fixtures.js';
 import { subscribe } from '../support/observe.js';
 import { seededRandom } from '../support/oss-adversary.js';
 import { readRecords, type SseRecordWithId } from '../support/sse-records.js';
@@ -26,7 +26,7 @@ async function startRun(threadId: string, runId: string, text: string): Promise<
   const controller = new AbortController();
   const response = await fetch(`${stack.url}/`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+    headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...ASK_GRACE },
     body: JSON.stringify(runBody({ threadId, runId, text })),
     signal: controller.signal,
   });

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../lib/adapters/logger.js';
 import { OidcTokenVerifier } from '../../lib/adapters/oidc/index.js';
-import { runBody, uniqueId } from '../support/fixtures.js';
+import { ASK_GRACE, runBody, uniqueId } from '../support/fixtures.js';
 import { interruptsOf, resolved } from '../support/interrupts.js';
 import { AUDIENCE, OTHER_AUDIENCE, startOidcProvider } from '../support/oidc-provider.js';
 import { type Stack, startStack } from '../support/stack.js';
@@ -120,9 +120,9 @@ describe('secrets', () => {
       const threadId = uniqueId('thread');
       const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
       // Act: a turn that stops on a permission, its resume, a subscribe, a cancel, and refused tokens on each route.
-      const turn = await person.run(runBody({ threadId, text: 'permission' }), bearer(alice.accessToken));
+      const turn = await person.run(runBody({ threadId, text: 'permission' }), { ...bearer(alice.accessToken), ...ASK_GRACE });
       const interruptId = interruptsOf(turn.sse)[0]?.id as string;
-      const resumed = await person.run(runBody({ threadId, resume: [resolved(interruptId, { decision: 'allow_once' })] }), bearer(alice.accessToken));
+      const resumed = await person.run(runBody({ threadId, resume: [resolved(interruptId, { decision: 'allow_once' })] }), { ...bearer(alice.accessToken), ...ASK_GRACE });
       expect(resumed.sse.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED' });
       for (const token of [refused, tampered, alice.idToken, alice.refreshToken ?? 'no-refresh-token']) {
         expect((await person.post('/', runBody({ threadId }), bearer(token))).status).toBe(401);

@@ -14,7 +14,7 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { assertValidAgUiStream } from '../support/agui-oracle.js';
-import { uniqueId } from '../support/fixtures.js';
+import { ASK_GRACE, uniqueId } from '../support/fixtures.js';
 import { subscribe } from '../support/observe.js';
 import { ossStore } from '../support/oss.js';
 import { StreamText } from '../support/read-until.js';
@@ -29,7 +29,7 @@ const SLOW_TEXT = Array.from({ length: 40 }, (_, index) => `part ${index} `).joi
 function runRequest(threadId: string, runId: string, cwd: Record<string, unknown>): RequestInit {
   return {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+    headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...ASK_GRACE },
     body: JSON.stringify({
       threadId,
       runId,

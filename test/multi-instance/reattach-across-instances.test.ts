@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { A2AEmulator } from '../../lib/emulators/a2a/server.js';
 import { type AdapterProcess, startAdapterProcess } from '../support/adapter-process.js';
 import { assertValidAgUiStream } from '../support/agui-oracle.js';
-import { runBody, uniqueId } from '../support/fixtures.js';
+import { ASK_GRACE, runBody, uniqueId } from '../support/fixtures.js';
 import { subscribe } from '../support/observe.js';
 import { ossStore } from '../support/oss.js';
 import { StreamText } from '../support/read-until.js';
@@ -51,7 +51,7 @@ describe('runs that outlive their instance', () => {
     const runId = uniqueId('run');
     const response = await fetch(`${a.url}/`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...ASK_GRACE },
       body: JSON.stringify(runBody({ threadId, runId, text: 'steps slowly' })),
     });
     const live = new StreamText(response);
@@ -78,7 +78,7 @@ describe('runs that outlive their instance', () => {
     const controller = new AbortController();
     const response = await fetch(`${owner.url}/`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...ASK_GRACE },
       body: JSON.stringify(runBody({ threadId, text: 'long running' })),
       signal: controller.signal,
     });

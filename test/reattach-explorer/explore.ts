@@ -15,7 +15,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { JournalBatch } from '../../lib/core/journal/batch.js';
 import { JOURNAL_RETENTION_MS } from '../../lib/core/reattach/execution-logs.js';
 import { type ExpectedTurn, type ExplorePlan, type ExploreStep, expectedTurns, exploreMessage } from '../../lib/emulators/a2a/explore-scenario.js';
-import { runBody } from '../support/fixtures.js';
+import { ASK_GRACE, runBody } from '../support/fixtures.js';
 import { resolved } from '../support/interrupts.js';
 import { subscribe } from '../support/observe.js';
 import { seededRandom } from '../support/oss-adversary.js';
@@ -542,7 +542,7 @@ export async function exploreExecution(world: ReattachWorld, seed: number, setti
           try {
             const response = await fetch(`${producer.url}/`, {
               method: 'POST',
-              headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+              headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...ASK_GRACE },
               body: JSON.stringify(body),
               signal: controller.signal,
             }).catch(() => undefined);

@@ -37,3 +37,10 @@ export function runBody(options: RunBodyOptions = {}): Record<string, unknown> {
 
 /** A 1×1 PNG, base64. */
 export const PNG_1x1 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+
+/**
+ * The header a client that reattaches sends (docs/protocol.md §6.15 "Whose grace"): it asks for
+ * more than any test server allows, so its run keeps the server's maximum grace. A request without
+ * it keeps the seed's rule: its disconnect cancels the run.
+ */
+export const ASK_GRACE: Readonly<Record<string, string>> = { 'x-iac-code-detach-grace-ms': '3600000' };

@@ -191,6 +191,10 @@ class GatedKernel implements A2AKernel {
     return this.gate.call(() => this.inner.cancelTask(taskId, this.gate.signal(options)));
   }
 
+  listTasks(contextId: string, historyLength: number, maxTasks: number, options?: KernelCallOptions): Promise<WireTask[] | undefined> {
+    return this.gate.call(() => this.inner.listTasks(contextId, historyLength, maxTasks, this.gate.signal(options)));
+  }
+
   subscribeToTask(taskId: string, options?: KernelCallOptions): AsyncIterable<WireStreamItem> {
     return this.gate.stream(() => this.inner.subscribeToTask(taskId, this.gate.signal(options)));
   }

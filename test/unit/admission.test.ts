@@ -16,7 +16,7 @@ import { TEST_THREAD, type ThreadDocumentOverrides, threadDocument } from '../su
 const THREAD = TEST_THREAD;
 const NOW = 1_700_000_000_000;
 const TTL = 30_000;
-const CONTEXT: AdmissionContext = { now: NOW, leaseTtlMs: TTL, newExecutionId: () => 'execution-new', leaseId: 'lease-new' };
+const CONTEXT: AdmissionContext = { now: NOW, leaseTtlMs: TTL, newExecutionId: () => 'execution-new', leaseId: 'lease-new', graceMs: 0 };
 
 interface RequestOptions {
   runId?: string;
@@ -220,7 +220,7 @@ describe('admitRun admits', () => {
       pending: document.execution.pending,
       terminalExecutions: document.terminalExecutions,
     }).toEqual(expected);
-    expect(document.activeRun).toEqual({ runId: 'run-new', leaseId: 'lease-new', expiresAt: NOW + TTL });
+    expect(document.activeRun).toEqual({ runId: 'run-new', leaseId: 'lease-new', expiresAt: NOW + TTL, graceMs: 0 });
     expect(document.runDigests['run-new']).toBe(incoming.digest);
     expect({ threadId: document.threadId, contextId: document.contextId, cwd: document.cwd }).toEqual({ threadId: THREAD, contextId: contextIdFor(THREAD), cwd: '/workspace/a' });
   });
@@ -267,5 +267,32 @@ describe('admitRun admits', () => {
     expect(keys).not.toContain('old-0');
     expect(keys).toContain('old-1');
     expect(keys.at(-1)).toBe(newestKey);
+  });
+});
+
+describe('admitRun under the interrupted run’s runId (docs/protocol.md §6.2)', () => {
+  const interrupted = () => storedThread({ execution: { pending: [permission], interruptedRunId: 'run-old' } });
+
+  it('admits a resume, keeping the digest the id was first admitted with', () => {
+    const stored = interrupted();
+    const { document } = admitRun(stored, resume({ runId: 'run-old' }), CONTEXT);
+    expect(document.activeRun).toMatchObject({ runId: 'run-old', leaseId: 'lease-new' });
+    expect(document.runDigests).toEqual(stored.runDigests);
+  });
+
+  it('refuses a new turn under it, and a resume under a remembered id that is not the interrupted run’s', () => {
+    // The same body the id was admitted with: the §6.2 duplicate, as ever.
+    expect(refusalOf(interrupted(), request({ runId: 'run-old' }))?.code).toBe('DUPLICATE_RUN_ID');
+    expect(refusalOf(interrupted(), request({ runId: 'run-old', text: 'another turn' }))?.code).toBe('RUN_ID_CONFLICT');
+    const other = storedThread({ runDigests: { 'run-old': 'digest', 'run-older': 'digest' }, execution: { pending: [permission], interruptedRunId: 'run-old' } });
+    expect(refusalOf(other, resume({ runId: 'run-older' }))?.code).toBe('RUN_ID_CONFLICT');
+  });
+});
+
+describe('admitRun records the detach grace the request asked for (docs/protocol.md §6.15 "Whose grace")', () => {
+  it('in the lease, for a new turn and a resume alike', () => {
+    expect(admitRun(storedThread(), request(), { ...CONTEXT, graceMs: 60_000 }).document.activeRun?.graceMs).toBe(60_000);
+    const parked = storedThread({ execution: { pending: [permission] } });
+    expect(admitRun(parked, resume(), { ...CONTEXT, graceMs: 0 }).document.activeRun?.graceMs).toBe(0);
   });
 });

@@ -43,14 +43,14 @@ class RememberingStore extends MemoryThreadStore {
 
 function admitted(threadId: string, leaseId: string, now = NOW): ThreadDocument {
   const request = parseRunRequest(runBody({ threadId }), { allowedRoots: [], caller: SERVICE });
-  return admitRun(undefined, request, { now, leaseTtlMs: 30_000, newExecutionId: () => 'execution-1', leaseId }).document;
+  return admitRun(undefined, request, { now, leaseTtlMs: 30_000, newExecutionId: () => 'execution-1', leaseId, graceMs: 0 }).document;
 }
 
 function released(document: ThreadDocument): ThreadDocument {
   return endRun(document, { durable: { textDigests: [], pipelineSequence: 0, pipelineOpenSteps: [], textChars: 0 }, terminal: false, clearTask: false });
 }
 
-const admission = () => ({ now: NOW + 1_000, leaseTtlMs: 30_000, newExecutionId: () => 'execution-2', leaseId: 'lease-new' });
+const admission = () => ({ now: NOW + 1_000, leaseTtlMs: 30_000, newExecutionId: () => 'execution-2', leaseId: 'lease-new', graceMs: 0 });
 
 describe('compareAndSwap on remembered state', () => {
   it('saves a write decided on the remembered revision without loading when the memory is current', async () => {

@@ -25,7 +25,7 @@ const NOW = 1_700_000_000_000;
 /** A valid document of a thread whose run holds lease `leaseId`. */
 function admitted(threadId: string, leaseId = 'lease-1'): ThreadDocument {
   const request = parseRunRequest(runBody({ threadId }), { allowedRoots: [], caller: SERVICE });
-  return admitRun(undefined, request, { now: NOW, leaseTtlMs: 30_000, newExecutionId: () => 'execution-1', leaseId }).document;
+  return admitRun(undefined, request, { now: NOW, leaseTtlMs: 30_000, newExecutionId: () => 'execution-1', leaseId, graceMs: 0 }).document;
 }
 
 /** Another instance writes before every save of ours: the fault a real store shows only under a race. */
@@ -180,6 +180,7 @@ describe('what the CAS outcomes become for its callers', () => {
       leaseTtlMs: 30_000,
       newExecutionId: () => 'execution-2',
       leaseId: 'lease-new',
+      graceMs: 0,
     })).catch((caught: unknown) => caught);
 
     expect(error).toBeInstanceOf(AdapterError);

@@ -16,7 +16,7 @@ import { endRun, isExecutionTerminal } from '../../lib/core/thread/run-transitio
 
 const THREAD = 'thread-1';
 const PROTOTYPE_NAMES = ['toString', 'constructor', '__proto__', 'hasOwnProperty', 'valueOf', '__defineGetter__', 'isPrototypeOf'];
-const CONTEXT = { now: 1_000, leaseTtlMs: 30_000, newExecutionId: () => 'execution-2', leaseId: 'lease-1' };
+const CONTEXT = { now: 1_000, leaseTtlMs: 30_000, newExecutionId: () => 'execution-2', leaseId: 'lease-1', graceMs: 0 };
 
 function request(runId: string): RunRequest {
   return parseRunRequest(

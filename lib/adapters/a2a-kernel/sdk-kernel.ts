@@ -10,7 +10,7 @@
  * The module, and the SDK with it, is loaded on the first kernel call, not at start-up
  * (`LazyKernel`, lib/adapters/lazy-ports.ts; docs/architecture.md §6.3).
  */
-import { type AgentCard, Message, SendMessageRequest, StreamResponse, Task } from '@a2a-js/sdk';
+import { type AgentCard, Message, SendMessageRequest, StreamResponse, Task, TaskState } from '@a2a-js/sdk';
 import { Client, JsonRpcTransportFactory, type Transport } from '@a2a-js/sdk/client';
 import type { JsonObject, WireSendParams, WireStreamItem, WireTask } from '../../core/a2a/wire-types.js';
 import { type A2AKernel, type KernelCallOptions, KernelRpcError, KernelUnavailableError, type SessionRestoreResult } from '../../core/ports.js';
@@ -133,6 +133,36 @@ export class SdkA2AKernel implements A2AKernel {
     }
   }
 
+  async listTasks(contextId: string, historyLength: number, maxTasks: number, options: KernelCallOptions = {}): Promise<WireTask[] | undefined> {
+    const client = await this.client;
+    const tasks: WireTask[] = [];
+    let pageToken = '';
+    try {
+      do {
+        const page = await client.listTasks(
+          {
+            tenant: '',
+            contextId,
+            status: TaskState.TASK_STATE_UNSPECIFIED,
+            pageSize: Math.min(100, maxTasks - tasks.length),
+            pageToken,
+            historyLength,
+            statusTimestampAfter: undefined,
+            includeArtifacts: false,
+          },
+          { signal: options.signal },
+        );
+        tasks.push(...page.tasks.map((task) => Task.toJSON(task) as WireTask));
+        pageToken = page.nextPageToken;
+      } while (pageToken !== '' && tasks.length < maxTasks);
+    } catch (error) {
+      const failure = kernelError(error, options.signal);
+      if (failure instanceof KernelRpcError && failure.rpcCode === METHOD_NOT_FOUND) return undefined;
+      throw failure;
+    }
+    return tasks;
+  }
+
   async cancelTask(taskId: string, options: KernelCallOptions = {}): Promise<void> {
     const client = await this.client;
     try {
@@ -220,6 +250,9 @@ function isObject(value: unknown): value is Record<string, unknown> {
  * leave as the port's errors, keeping the SDK's error as the cause and the JSON-RPC code or HTTP
  * status they met as plain fields for the log (docs/architecture.md §5).
  */
+/** JSON-RPC's code for a method the server does not have. */
+const METHOD_NOT_FOUND = -32601;
+
 function kernelError(error: unknown, signal: AbortSignal | undefined): Error {
   if (signal?.aborted) return signal.reason instanceof Error ? signal.reason : new Error('aborted');
   const rpc = rpcErrorOf(error) ?? rpcErrorOf((error as { cause?: unknown })?.cause);

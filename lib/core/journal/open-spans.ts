@@ -26,6 +26,18 @@ export interface OpenSpans {
   sessionEmitted: boolean;
 }
 
+/**
+ * Whether the journal's newest run is `runId`'s and still open: its last `RUN_STARTED` names it and
+ * no run end follows. A start that an end follows is an earlier run's — a resume may reuse the
+ * interrupted run's runId (docs/protocol.md §6.2) — so the run taken over had journaled nothing.
+ */
+export function runStartJournaled(order: Canonical, runId: string): boolean {
+  const at = order.entries.findLastIndex((entry) => entry.event.type === 'RUN_STARTED');
+  const start = order.entries[at]?.event;
+  if (start?.type !== 'RUN_STARTED' || start.runId !== runId) return false;
+  return !order.entries.slice(at + 1).some((entry) => entry.event.type === 'RUN_FINISHED' || entry.event.type === 'RUN_ERROR');
+}
+
 /** The spans the journal's newest run (from its last `RUN_STARTED`) leaves open. */
 export function openSpansOfLastRun(order: Canonical): OpenSpans {
   const runStart = order.entries.findLastIndex((entry) => entry.event.type === 'RUN_STARTED');

@@ -16,6 +16,7 @@ import type { BatchKey, EventJournal, Logger } from '../ports.js';
 import { runToTakeOver } from '../thread/detach-transitions.js';
 import type { ThreadDocument } from '../thread/document.js';
 import type { AguiEvent } from '../translate/events.js';
+import { runGraceMs } from './detach-grace.js';
 
 export interface FollowDeps {
   journal: EventJournal;
@@ -33,11 +34,11 @@ export interface FollowDeps {
   endWaitMs: number;
   /**
    * Keeps a detached run from being ended while this reader follows it from another instance: its
-   * deadline moved to a grace from now (docs/design/reattach.md "Follow"). Undefined: no grace.
+   * deadline moved to the run's grace from now (docs/design/reattach.md "Follow").
    */
-  keepAttached: ((runId: string) => Promise<void>) | undefined;
-  /** How long a detached run is kept without a reader (the deadline keepAttached moves). */
-  graceMs: number;
+  keepAttached: (runId: string, graceMs: number) => Promise<void>;
+  /** The server's maximum detach grace; a run keeps the one its caller asked for (detach-grace.ts). */
+  maxGraceMs: number;
   /** The RUN_ERROR `EVENT_ID_EXPIRED` a reader gets when the journal cannot give it the rest (docs/protocol.md §6.15 "Limits"). */
   expired: () => AguiEvent;
   logger: Logger;
@@ -157,9 +158,10 @@ export async function followExecution(deps: FollowDeps, target: FollowTarget, se
     }
     // A detached run followed from here is not ended under this reader (its deadline moves on).
     const until = live ? document.activeRun?.detachedUntil : undefined;
-    if (live && until !== undefined && deps.keepAttached && until - deps.clock() < (deps.graceMs * 2) / 3) {
+    const graceMs = runGraceMs(document?.activeRun, deps.maxGraceMs);
+    if (live && until !== undefined && graceMs > 0 && until - deps.clock() < (graceMs * 2) / 3) {
       await deps
-        .keepAttached(document.activeRun?.runId ?? '')
+        .keepAttached(document.activeRun?.runId ?? '', graceMs)
         .catch((error: unknown) => deps.logger.warn('could not keep the detached run attached', { error: errorFields(error) }));
     }
     if (!live) {

@@ -14,7 +14,7 @@ import type { JournalBatch } from '../journal/batch.js';
 import { type Canonical, canonicalOrder } from '../journal/canonical.js';
 import type { EventLog } from '../journal/event-log.js';
 import { fenceEpoch } from '../journal/fence.js';
-import { openSpansOfLastRun } from '../journal/open-spans.js';
+import { openSpansOfLastRun, runStartJournaled } from '../journal/open-spans.js';
 import type { ThreadStore } from '../ports.js';
 import type { RunRequest } from '../protocol/run-request.js';
 import { followRun } from '../run/run-lifecycle.js';
@@ -23,6 +23,7 @@ import { RunThread } from '../run/run-thread.js';
 import { compareAndSwap } from '../thread/compare-and-swap.js';
 import { runToTakeOver, takeOverRun } from '../thread/detach-transitions.js';
 import type { ThreadDocument } from '../thread/document.js';
+import { runGraceMs } from './detach-grace.js';
 import type { ExecutionLogs } from './execution-logs.js';
 import { streamTakeover } from './stream-takeover.js';
 
@@ -30,8 +31,8 @@ export interface TakeoverDeps extends RunDeps {
   store: ThreadStore;
   /** The instance's event logs: the takeover's log is opened, closed and handed over there like a run's. */
   logs: ExecutionLogs;
-  /** The detach grace the run keeps when its new reader leaves. */
-  graceMs: number;
+  /** The server's maximum detach grace (IAC_CODE_AGUI_DETACH_GRACE_MS); the run keeps the one its caller asked for (detach-grace.ts). */
+  maxGraceMs: number;
 }
 
 export interface TakeoverTarget {
@@ -66,8 +67,7 @@ export async function takeOver(deps: TakeoverDeps, target: TakeoverTarget): Prom
   const fork = order.entries.at(-1);
   const runId = document.activeRun.runId;
   // The producer it replaces may have died before journaling the run's start: nobody saw any of it then.
-  const lastStart = order.entries.findLast((entry) => entry.event.type === 'RUN_STARTED')?.event;
-  const startJournaled = lastStart?.type === 'RUN_STARTED' && lastStart.runId === runId;
+  const startJournaled = runStartJournaled(order, runId);
   const spans = startJournaled ? openSpansOfLastRun(order) : undefined;
   const log = deps.logs.open({
     journal,
@@ -99,7 +99,9 @@ export async function takeOver(deps: TakeoverDeps, target: TakeoverTarget): Prom
     session.emit(session.runStarted());
     session.emitAll(session.translator.reopenSteps());
   }
-  void followRun(session, { signal: target.signal, resumable: deps.logs.resumable(log, deps.store, deps.graceMs) }, (signal) => streamTakeover(session, signal))
+  // The run keeps the grace its caller asked for (docs/protocol.md §6.15 "Whose grace").
+  const resumable = deps.logs.resumable(log, deps.store, runGraceMs(document.activeRun, deps.maxGraceMs));
+  void followRun(session, { signal: target.signal, resumable }, (signal) => streamTakeover(session, signal))
     .catch((error: unknown) => logger.error('takeover failed unexpectedly', { error: errorFields(error) }))
     .finally(() => deps.logs.close({ threadId: target.threadId, executionId: target.executionId, log, store: deps.store, logger }));
   return { log, order };

@@ -23,6 +23,8 @@ export interface AdmissionContext {
   leaseTtlMs: number;
   newExecutionId: () => string;
   leaseId: string;
+  /** The detach grace the request asked for, already bounded by the server's (lib/core/reattach/detach-grace.ts). */
+  graceMs: number;
 }
 
 export interface Admission {
@@ -36,7 +38,7 @@ export interface Admission {
 export function admitRun(stored: ThreadDocument | undefined, request: RunRequest, context: AdmissionContext): Admission {
   const userId = request.iacCode.userId ?? null;
   const isResume = request.resume !== undefined;
-  const lease = { runId: request.runId, leaseId: context.leaseId, expiresAt: context.now + context.leaseTtlMs };
+  const lease = { runId: request.runId, leaseId: context.leaseId, expiresAt: context.now + context.leaseTtlMs, graceMs: context.graceMs };
 
   // Another person's thread, before anything about it can show (docs/protocol.md §6.3): a resume is
   // answered as for no thread; a new turn cannot open a thread under an id that is taken, and says
@@ -67,8 +69,11 @@ export function admitRun(stored: ThreadDocument | undefined, request: RunRequest
     };
   }
 
+  // A resume may reuse the runId of the run that announced its interrupts (docs/protocol.md §6.2):
+  // the digest that id was admitted with stays; appliedResumes keeps a replay from sending twice.
+  const reusesInterruptedRun = isResume && request.runId === stored.execution.interruptedRunId;
   const previousDigest = ownValue(stored.runDigests, request.runId);
-  if (previousDigest !== undefined) {
+  if (previousDigest !== undefined && !reusesInterruptedRun) {
     throw new AdapterError(previousDigest === request.digest ? 'DUPLICATE_RUN_ID' : 'RUN_ID_CONFLICT', 'runIdUsed');
   }
   const holder = stored.activeRun;
@@ -97,7 +102,7 @@ export function admitRun(stored: ThreadDocument | undefined, request: RunRequest
       document: {
         ...stored,
         execution: nextEpoch(execution),
-        runDigests: newestEntries(withEntry(stored.runDigests, request.runId, request.digest), MAX_RUN_DIGESTS),
+        runDigests: reusesInterruptedRun ? stored.runDigests : newestEntries(withEntry(stored.runDigests, request.runId, request.digest), MAX_RUN_DIGESTS),
         activeRun: lease,
       },
       orphanTaskId,

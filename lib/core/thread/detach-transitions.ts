@@ -53,7 +53,13 @@ export function takeOverRun(document: ThreadDocument, lease: { leaseId: string; 
   const runId = document.activeRun?.runId;
   if (runId === undefined) return document;
   const execution = document.execution;
-  return { ...document, execution: { ...execution, journalEpoch: (execution.journalEpoch ?? 0) + 1 }, activeRun: { runId, leaseId: lease.leaseId, expiresAt: lease.expiresAt } };
+  // The grace stays the run's: the one its caller asked for (docs/protocol.md §6.15 "Whose grace").
+  const grace = document.activeRun?.graceMs;
+  return {
+    ...document,
+    execution: { ...execution, journalEpoch: (execution.journalEpoch ?? 0) + 1 },
+    activeRun: { runId, leaseId: lease.leaseId, expiresAt: lease.expiresAt, ...(grace === undefined ? {} : { graceMs: grace }) },
+  };
 }
 
 /** A detached run whose grace is over (the sweeper's test, docs/protocol.md §6.15). */

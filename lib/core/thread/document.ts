@@ -48,6 +48,11 @@ const executionSchema = z.object({
   textChars: z.optional(z.int().check(z.nonnegative())),
   /** The newest producer epoch of the execution's event journal (docs/protocol.md §6.15); absent = 0. */
   journalEpoch: z.optional(z.int().check(z.nonnegative())),
+  /**
+   * The run whose RUN_FINISHED announced the pending interrupts: a resume may reuse its runId, as
+   * CopilotKit's does (docs/protocol.md §6.2). Absent before issue 28 and on a new execution.
+   */
+  interruptedRunId: z.optional(z.string()),
 });
 
 const leaseSchema = z.object({
@@ -60,6 +65,11 @@ const leaseSchema = z.object({
    * milliseconds after which any instance cancels the run as a disconnect would have.
    */
   detachedUntil: z.optional(z.number()),
+  /**
+   * The detach grace the run's caller asked for, bounded by the server's (docs/protocol.md §6.15
+   * "Whose grace"); 0: its disconnect cancels it. Absent on a lease written before issue 28.
+   */
+  graceMs: z.optional(z.int().check(z.nonnegative())),
 });
 
 export const threadDocumentSchema = z.object({

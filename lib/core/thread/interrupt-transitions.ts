@@ -23,12 +23,14 @@ export function isApplied(document: ThreadDocument, interruptId: string): boolea
 
 /**
  * Commits interrupts and releases the lease in the same write (docs/protocol.md §6.6: a resume right
- * after an interrupt is never THREAD_BUSY).
+ * after an interrupt is never THREAD_BUSY), naming the run that announces them: a resume may reuse
+ * its runId (§6.2).
  */
 export function commitInterrupts(document: ThreadDocument, inputs: readonly RequiredInput[], durable: DurableRunState): ThreadDocument {
+  const interruptedRunId = document.activeRun?.runId ?? document.execution.interruptedRunId;
   return {
     ...document,
-    execution: { ...document.execution, ...durable, pending: mergePending(document.execution.pending, inputs) },
+    execution: { ...document.execution, ...durable, pending: mergePending(document.execution.pending, inputs), ...(interruptedRunId === undefined ? {} : { interruptedRunId }) },
     activeRun: null,
   };
 }

@@ -71,12 +71,19 @@ export async function drive(
   return thrown === undefined ? {} : { thrown };
 }
 
+/**
+ * The detach grace the console asks for (docs/protocol.md §6.15 "Whose grace"): a reload or a lost
+ * connection has a minute to come back before the run is cancelled; the server may allow less.
+ * Stop is the cancel route, never a dropped connection (cancel-execution.ts).
+ */
+const RELOAD_GRACE = { 'X-Iac-Code-Detach-Grace-Ms': '60000' };
+
 /** Streams a new turn or a resume (`POST /`, docs/protocol.md §3). */
 export function streamRun(request: RunRequest, onEvent: OnEvent): Promise<Streamed> {
   const content = request.content;
   return drive(
     (fetch) => {
-      const agent = new HttpAgent({ url: '/', headers: authHeaders(request.token), threadId: request.threadId, fetch });
+      const agent = new HttpAgent({ url: '/', headers: { ...authHeaders(request.token), ...RELOAD_GRACE }, threadId: request.threadId, fetch });
       agent.setMessages(content === undefined ? [] : [{ id: newId('message'), role: 'user', content }]);
       return agent;
     },
