@@ -133,6 +133,8 @@ export interface RouteDeps extends AppDeps {
 
 const CANCEL_PATH = /^\/extensions\/iac-code\/v1\/executions\/([^/]+)\/cancel$/;
 const SUBSCRIBE_PATH = /^\/extensions\/iac-code\/v1\/executions\/([^/]+)\/subscribe$/;
+/** The thread reads (docs/protocol.md §6.16): the thread, its subscribe, its messages. */
+const THREAD_PATH = /^\/extensions\/iac-code\/v1\/threads\/([^/]+)(\/subscribe|\/messages)?$/;
 
 export function createApp(appDeps: AppDeps): App {
   const deps: RouteDeps = { ...appDeps, liveStreams: new LiveStreamGate(appDeps.config.maxActiveRuns), logs: undefined as unknown as ExecutionLogs };
@@ -155,7 +157,7 @@ export function createApp(appDeps: AppDeps): App {
 
 /** The routes a browser may call across origins and so preflight: not the console (same origin), not FC's /pre-stop. */
 function isPreflightRoute(pathname: string): boolean {
-  return pathname === '/health' || pathname === '/' || CANCEL_PATH.test(pathname) || SUBSCRIBE_PATH.test(pathname);
+  return pathname === '/health' || pathname === '/' || CANCEL_PATH.test(pathname) || SUBSCRIBE_PATH.test(pathname) || THREAD_PATH.test(pathname);
 }
 
 async function dispatch(request: Request, signal: AbortSignal, deps: RouteDeps, corsOrigins: CorsOrigins): Promise<Response> {
@@ -192,6 +194,14 @@ async function dispatch(request: Request, signal: AbortSignal, deps: RouteDeps, 
       return executionId === undefined
         ? await notFound()
         : await route('POST', async () => (await routesWithLogs(deps)).handleSubscribe(request, signal, executionId, deps, logger));
+    }
+    const thread = THREAD_PATH.exec(url.pathname);
+    if (thread) {
+      const threadId = safeDecode(thread[1] as string);
+      if (threadId === undefined) return await notFound();
+      if (thread[2] === '/subscribe') return await route('POST', async () => (await routesWithLogs(deps)).handleThreadSubscribe(request, signal, threadId, deps, logger));
+      if (thread[2] === '/messages') return await readRoute(async () => (await routesWithLogs(deps)).handleThreadMessages(request, signal, threadId, deps, logger));
+      return await readRoute(async () => (await routesWithLogs(deps)).handleThreadState(request, threadId, deps, logger));
     }
     // Only FC's own lifecycle call sees this path, and only inside FC (pre-stop-route.ts); to anyone
     // else it does not exist.

@@ -23,6 +23,8 @@ const STATUS: Partial<Record<ErrorCode, number>> = {
   REQUEST_TIMEOUT: 408,
   SERVER_BUSY: 503,
   IDENTITY_PROVIDER_UNAVAILABLE: 503,
+  // Before a stream only where a read needs the kernel's answer: a thread's conversation (§6.16).
+  A2A_UNAVAILABLE: 502,
 };
 
 export function httpStatusFor(code: ErrorCode): number {

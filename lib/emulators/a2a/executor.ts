@@ -95,6 +95,7 @@ export class EmulatorExecutor implements AgentExecutor {
     const input = messageInput(context, this.controls.silenceMs);
     const script = new TaskScript(context.taskId, context.contextId, this.sessionFor(context.contextId), bus);
     script.historyMode = this.controls.historyMode;
+    script.userMessage = Message.toJSON(context.userMessage) as Json;
     this.scripts.set(context.taskId, script);
     const parked = script.nextPark();
     void this.play(script, this.pickScenario(input.text), input);

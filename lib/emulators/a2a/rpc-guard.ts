@@ -23,7 +23,7 @@ const PERMISSION_KEYS = ['decision', 'inputId', 'kind', 'requestTaskId', 'schema
 interface RpcBody {
   id?: unknown;
   method?: string;
-  params?: { id?: string; historyLength?: number; message?: { role?: string; taskId?: string; parts?: Array<Record<string, unknown>> } };
+  params?: { id?: string; contextId?: string; historyLength?: number; message?: { role?: string; taskId?: string; parts?: Array<Record<string, unknown>> } };
 }
 
 function rpcError(res: Response, id: unknown, code: number, message: string, data?: unknown): void {
@@ -112,6 +112,10 @@ export function rpcGuard(controls: EmulatorControls, scripts: ReadonlyMap<string
       answerSubscribe(res, body.id, script, controls);
       return;
     }
+    if (body.method === 'ListTasks') {
+      res.status(200).json({ jsonrpc: '2.0', id: body.id ?? null, result: listTasks(scripts, controls, body.params ?? {}) });
+      return;
+    }
     if (body.method === 'SendStreamingMessage' || body.method === 'SendMessage') {
       const message = body.params?.message;
       const answered = message?.taskId ? scripts.get(message.taskId) : undefined;
@@ -128,6 +132,23 @@ export function rpcGuard(controls: EmulatorControls, scripts: ReadonlyMap<string
     }
     next();
   };
+}
+
+/**
+ * ListTasks as the kernel's a2a-sdk answers it from its in-memory store: the context's tasks, the
+ * most recently updated first (here: the newest first, as turns of one thread follow each other),
+ * each history opening with the message that started the task; one page.
+ */
+function listTasks(scripts: ReadonlyMap<string, TaskScript>, controls: EmulatorControls, params: NonNullable<RpcBody['params']>): Record<string, unknown> {
+  const tasks = [...scripts.values()]
+    .filter((script) => params.contextId === undefined || params.contextId === '' || script.contextId === params.contextId)
+    .reverse()
+    .map((script) => {
+      const snapshot = taskSnapshot(script, controls.snapshotInputs);
+      const history = [...(script.userMessage ? [script.userMessage] : []), ...(snapshot['history'] as unknown[])];
+      return lastMessages({ ...snapshot, history }, params.historyLength);
+    });
+  return { tasks, nextPageToken: '', pageSize: tasks.length, totalSize: tasks.length };
 }
 
 /**

@@ -59,6 +59,12 @@ export class TaskScript {
   /** The task's current state and last status message, as GetTask shows them. */
   state: TaskStateName = 'SUBMITTED';
   statusMessage: Json | undefined;
+  /**
+   * The message that started the task, which the kernel's history opens with: ListTasks shows it
+   * (rpc-guard.ts); GetTask's history here starts at the first status message, as the tests of
+   * the takeover's history windows count it (the takeover reads agent text only).
+   */
+  userMessage: Json | undefined;
   /** Every earlier status message, as the kernel's task store keeps them (GetTask's history). */
   readonly history: Json[] = [];
   /**
