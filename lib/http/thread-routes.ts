@@ -29,12 +29,11 @@ import { jsonResponse } from './json-response.js';
 import { rejectionResponse } from './rejection-log.js';
 import { readProtectedJson } from './request-guards.js';
 import { storeOf } from './store-of.js';
-import { subscribeResponse } from './subscribe-route.js';
+import { MAX_SUBSCRIBE_BODY_BYTES, subscribeResponse } from './subscribe-route.js';
 
 /** The most tasks a conversation is rebuilt from, and the most history messages read of each. */
 export const MAX_CONVERSATION_TASKS = 200;
 export const MAX_TASK_HISTORY = 10_000;
-const MAX_THREAD_SUBSCRIBE_BODY_BYTES = 64 * 1024;
 /** A2A's JSON-RPC code for an unknown task. */
 const TASK_NOT_FOUND = -32001;
 
@@ -53,7 +52,7 @@ export async function handleThreadSubscribe(request: Request, signal: AbortSigna
   const language = languageFromAcceptLanguage(request.headers.get('accept-language'), deps.config.defaultLanguage);
   let leave: (() => void) | undefined;
   try {
-    const { caller } = await readProtectedJson(request, deps, { limit: MAX_THREAD_SUBSCRIBE_BODY_BYTES, tooLarge: 'subscribeTooLarge' });
+    const { caller } = await readProtectedJson(request, deps, { limit: MAX_SUBSCRIBE_BODY_BYTES, tooLarge: 'subscribeTooLarge' });
     const store = storeOf(deps, request);
     const document = await ownThread(store, threadId, caller);
     const run = threadRunOf(document, deps.clock());

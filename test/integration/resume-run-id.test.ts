@@ -35,13 +35,19 @@ async function pendingOf(threadId: string): Promise<string[]> {
   return (await loadThreadDocument(threadId)).execution.pending.map((item) => item.id);
 }
 
+/** A new thread whose first run (`text` names the scenario) stops on an interrupt; `allowUnder` answers one under that run's runId. */
+async function interruptedRun(text: string) {
+  const threadId = uniqueId('thread');
+  const runId = uniqueId('run');
+  const first = await stack.run(runBody({ threadId, runId, text }));
+  const allowUnder = (interruptId: string) => runBody({ threadId, runId, resume: [resolved(interruptId, { decision: 'allow_once' })] });
+  return { threadId, runId, interrupt: interruptsOf(first.sse)[0] as { id: string }, allowUnder };
+}
+
 describe('a resume under the interrupted run’s runId', () => {
   it('is admitted and answered once; its replay ends RESUME_ALREADY_APPLIED, and a new turn under that runId is still refused', async () => {
-    const threadId = uniqueId('thread');
-    const runId = uniqueId('run');
-    const first = await stack.run(runBody({ threadId, runId, text: 'permission' }));
-    const [interrupt] = interruptsOf(first.sse);
-    const answer = runBody({ threadId, runId, resume: [resolved(interrupt!.id, { decision: 'allow_once' })] });
+    const { threadId, runId, interrupt, allowUnder } = await interruptedRun('permission');
+    const answer = allowUnder(interrupt.id);
 
     const resumed = await stack.run(answer);
     expect(resumed.status).toBe(200);
@@ -59,22 +65,19 @@ describe('a resume under the interrupted run’s runId', () => {
   });
 
   it('goes on through a chain of interrupts under one runId; a stale answer to the first is INCOMPLETE_RESUME and leaves the second pending', async () => {
-    const threadId = uniqueId('thread');
-    const runId = uniqueId('run');
-    const first = await stack.run(runBody({ threadId, runId, text: 'permission-chain' }));
-    const [initInterrupt] = interruptsOf(first.sse);
-    const firstAnswer = runBody({ threadId, runId, resume: [resolved(initInterrupt!.id, { decision: 'allow_once' })] });
+    const { threadId, interrupt: initInterrupt, allowUnder } = await interruptedRun('permission-chain');
+    const firstAnswer = allowUnder(initInterrupt.id);
     const second = await stack.run(firstAnswer);
     await assertValidAgUiStream(second.sse.events);
     const [applyInterrupt] = interruptsOf(second.sse);
-    expect(applyInterrupt!.id).not.toBe(initInterrupt!.id);
+    expect(applyInterrupt!.id).not.toBe(initInterrupt.id);
 
     const stale = await stack.run(firstAnswer);
     expect(types(stale.sse)).toEqual(['RUN_STARTED', 'RUN_ERROR']);
     expect(stale.sse.events[1]).toMatchObject({ code: 'INCOMPLETE_RESUME' });
     expect(await pendingOf(threadId)).toEqual([applyInterrupt!.id]);
 
-    const done = await stack.run(runBody({ threadId, runId, resume: [resolved(applyInterrupt!.id, { decision: 'allow_once' })] }));
+    const done = await stack.run(allowUnder(applyInterrupt!.id));
     expect(lastEvent(done.sse)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
     expect(permissionAnswers(threadId)).toHaveLength(2);
   });

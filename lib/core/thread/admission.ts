@@ -5,11 +5,12 @@
  */
 
 import { contextIdFor } from '../a2a/outbound.js';
-import { AdapterError, type ThreadHolder } from '../errors.js';
+import { AdapterError } from '../errors.js';
 import type { RunRequest } from '../protocol/run-request.js';
 import { type Execution, newExecution, THREAD_SCHEMA_VERSION, type ThreadDocument } from './document.js';
 import { keyedRecord, newestEntries, ownValue, withEntry } from './keyed-record.js';
 import { answeredAsMissing, foreignTo } from './ownership.js';
+import { holdingRun } from './thread-run.js';
 
 /**
  * Bounds that keep the document small (docs/protocol.md §1.4): run ids remembered for idempotency, and rotated
@@ -77,12 +78,11 @@ export function admitRun(stored: ThreadDocument | undefined, request: RunRequest
     throw new AdapterError(previousDigest === request.digest ? 'DUPLICATE_RUN_ID' : 'RUN_ID_CONFLICT', 'runIdUsed');
   }
   const holder = stored.activeRun;
-  // A detached run is live until its grace is over, even once its producer stopped renewing (docs/protocol.md §6.15).
-  if (holder && (holder.expiresAt > context.now || (holder.detachedUntil ?? 0) > context.now)) {
+  const busy = holdingRun(stored, context.now);
+  if (busy) {
     // Named only to a caller the thread is bound to: another workspace or user learns nothing of its runs.
     const bound = stored.cwd === request.cwd && stored.userId === userId;
-    const detached = holder.detachedUntil !== undefined;
-    throw new AdapterError('THREAD_BUSY', detached ? 'threadBusyDetached' : 'threadBusy', bound ? threadHolder(stored, holder) : undefined);
+    throw new AdapterError('THREAD_BUSY', busy.state === 'detached' ? 'threadBusyDetached' : 'threadBusy', bound ? busy : undefined);
   }
   if (stored.cwd !== request.cwd || stored.userId !== userId) {
     throw new AdapterError('THREAD_BINDING_CONFLICT', 'threadBindingConflict');
@@ -124,12 +124,6 @@ export function admitRun(stored: ThreadDocument | undefined, request: RunRequest
     orphanTaskId,
     rotated: true,
   };
-}
-
-/** The run holding the thread, as THREAD_BUSY names it (docs/protocol.md §2.2). */
-function threadHolder(stored: ThreadDocument, holder: NonNullable<ThreadDocument['activeRun']>): ThreadHolder {
-  const base = { executionId: stored.execution.executionId, runId: holder.runId };
-  return holder.detachedUntil === undefined ? { ...base, state: 'live' } : { ...base, state: 'detached', detachedUntil: holder.detachedUntil };
 }
 
 /** Every admitted run produces its execution's events as a new epoch of its journal (docs/protocol.md §6.15). */

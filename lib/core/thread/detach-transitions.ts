@@ -50,16 +50,11 @@ export function runToTakeOver(document: ThreadDocument, executionId: string, now
 
 /** The takeover's write: a new lease for the same run, the next producer epoch, attached again. */
 export function takeOverRun(document: ThreadDocument, lease: { leaseId: string; expiresAt: number }): ThreadDocument {
-  const runId = document.activeRun?.runId;
-  if (runId === undefined) return document;
+  if (!document.activeRun) return document;
   const execution = document.execution;
-  // The grace stays the run's: the one its caller asked for (docs/protocol.md §6.15 "Whose grace").
-  const grace = document.activeRun?.graceMs;
-  return {
-    ...document,
-    execution: { ...execution, journalEpoch: (execution.journalEpoch ?? 0) + 1 },
-    activeRun: { runId, leaseId: lease.leaseId, expiresAt: lease.expiresAt, ...(grace === undefined ? {} : { graceMs: grace }) },
-  };
+  // The same run — its grace the one its caller asked for (docs/protocol.md §6.15 "Whose grace") — attached again.
+  const { detachedUntil: _attached, ...run } = document.activeRun;
+  return { ...document, execution: { ...execution, journalEpoch: (execution.journalEpoch ?? 0) + 1 }, activeRun: { ...run, leaseId: lease.leaseId, expiresAt: lease.expiresAt } };
 }
 
 /** A detached run whose grace is over (the sweeper's test, docs/protocol.md §6.15). */
