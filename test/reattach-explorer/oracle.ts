@@ -252,6 +252,8 @@ export async function judge(outcome: ExecutionOutcome, world: ReattachWorld): Pr
     if (reader.role === 'forged') {
       const segment = reader.segments[0];
       if (!segment) continue;
+      // Never answered: its instance was killed or frozen under it (the producer's fate) — it measures nothing.
+      if (segment.status === 0 && segment.end !== 'refused') continue;
       if (segment.end === 'refused' && CLEAR_REFUSALS.has(segment.code ?? '')) {
         clearErrors += 1;
         continue;
@@ -309,7 +311,11 @@ export async function judge(outcome: ExecutionOutcome, world: ReattachWorld): Pr
       // A dead branch: the same events but for agent text (regenerated) and span-neutral content; the same text message for message.
       const structural = (records: readonly SseRecordWithId[]) =>
         records.filter((record) => !TEXT_TYPES.has(record.event.type) && !spanNeutral(record.event)).map((record) => record.data);
-      const got = structural(chunk.records);
+      // A reader refused the rest (EVENT_ID_EXPIRED) holds what its producer streamed past a journal
+      // that failed — span events too, which no takeover repeats: only what lies before the fork is measured.
+      const last = reader.segments.at(-1);
+      const refusedRest = !complete && last?.end === 'refused' && CLEAR_REFUSALS.has(last.code ?? '');
+      const got = structural(refusedRest ? chunk.records.filter(live) : chunk.records);
       const want = structural(uncut.records.filter(live));
       const limit = complete ? Math.max(got.length, want.length) : got.length;
       for (let at = 0; at < limit; at += 1) {

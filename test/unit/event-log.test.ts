@@ -23,10 +23,16 @@ class GatedJournal extends MemoryEventJournal {
   private gates: Array<() => void> = [];
   held = false;
   failing = false;
+  /** Writes still to fail before the journal answers again. */
+  failures = 0;
 
   override async append(threadId: string, batch: JournalBatch): Promise<void> {
     if (this.held) await new Promise<void>((resolve) => this.gates.push(resolve));
     if (this.failing) throw new Error('the store is down');
+    if (this.failures > 0) {
+      this.failures -= 1;
+      throw new Error('the write failed');
+    }
     await super.append(threadId, batch);
     this.written.push(batch);
   }
@@ -257,6 +263,27 @@ describe('the cap and the fence (docs/design/reattach.md)', () => {
     expect(order.epochs.get(2)?.full).toBe(true);
     expect(continuationAfter(order, { epoch: 2, seq: 21, k: 0 })).toEqual({ kind: 'expired' });
     expect(continuationAfter(order, { epoch: 2, seq: 1, k: 0 }).kind).toBe('entries');
+  });
+
+  it('marks a journal whose write failed full from that write on, with the epoch’s start: a reader past it gets EVENT_ID_EXPIRED, not a repeat', async () => {
+    const journal = new GatedJournal();
+    journal.failures = 1;
+    const warnings: unknown[] = [];
+    const { log, releases, endTurn } = logWith(journal, warnings);
+    log.emit(runStarted, 0);
+    log.emit(tool('t1'), 0);
+    endTurn();
+    await settle();
+    // The stream goes on past the failure, span events too: they are in no journal.
+    log.emit(tool('t2'), 0);
+    endTurn();
+    await log.close();
+    expect(releases.flat().map((record) => record.position.seq)).toEqual([1, 2, 3]);
+    expect(warnings).toEqual([expect.stringContaining('could not be written')]);
+    expect(journal.written).toEqual([expect.objectContaining({ entries: [], full: true, fenceSeq: 1, start: { kind: 'run', runId: 'r' } })]);
+    const order = canonicalOrder(await journal.read('thread', EXECUTION));
+    expect(order.epochs.get(2)).toMatchObject({ start: { kind: 'run' }, lastSeq: 0, full: true });
+    expect(continuationAfter(order, { epoch: 2, seq: 2, k: 0 })).toEqual({ kind: 'expired' });
   });
 
   it('stops at another producer’s fence: nothing more written or released, its readers ended as fenced', async () => {

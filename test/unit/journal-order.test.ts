@@ -183,3 +183,47 @@ describe('a reader whose producer journaled nothing before it was taken over (a 
     ]);
   });
 });
+
+describe('a run whose own epoch journaled nothing (its first write failed), started again by a takeover', () => {
+  // Epoch 1's first write failed: only the marker that nothing of it is journaled (journal-writer.ts), then the
+  // takeover's epoch 2, which journaled nothing of epoch 1 to fork from and so started the run again.
+  const batches: JournalBatch[] = [
+    { executionId: X, epoch: 1, start: { kind: 'run', runId: 'r1' }, entries: [], fenceSeq: 1, full: true },
+    { executionId: X, epoch: 2, start: { kind: 'takeover', runId: 'r1', fromEpoch: 1, fromSeq: 0 }, entries: [] },
+    {
+      executionId: X,
+      epoch: 2,
+      entries: entries(1, [
+        [started('r1'), 0],
+        [textStart, 0],
+        [text('Hello'), 5],
+        [finished('r1'), 5],
+      ]),
+    },
+  ];
+
+  it('gives a reader without a position the run from the takeover’s RUN_STARTED — with or without the marker', () => {
+    for (const journal of [batches, batches.slice(1)]) {
+      const next = continuationAfter(canonicalOrder(journal), undefined);
+      expect(next.kind === 'entries' ? next.entries.map((entry) => entry.event.type) : next.kind).toEqual(['RUN_STARTED', 'TEXT_MESSAGE_START', 'TEXT_MESSAGE_CONTENT', 'RUN_FINISHED']);
+    }
+  });
+
+  it('refuses a reader that holds events of the failed epoch: they are in no journal', () => {
+    expect(continuationAfter(canonicalOrder(batches), { epoch: 1, seq: 18, k: 3 })).toEqual({ kind: 'expired' });
+  });
+
+  it('gives nothing yet while a newer run’s epoch has journaled no start', () => {
+    const next = continuationAfter(canonicalOrder([...batches, { executionId: X, epoch: 3, start: { kind: 'run', runId: 'r2' }, entries: [], fenceSeq: 1, full: true }]), undefined);
+    expect(next).toEqual({ kind: 'entries', entries: [] });
+  });
+});
+
+describe('a position no producer handed out', () => {
+  it('is refused on a dead branch when its text cursor is behind what its epoch journaled (k only grows)', () => {
+    const order = canonicalOrder(run);
+    // Epoch 1 journaled through seq 4 at k = 2: seq 5000 at k = 0 was never handed out.
+    expect(continuationAfter(order, { epoch: 1, seq: 5000, k: 0 })).toEqual({ kind: 'expired' });
+    expect(continuationAfter(order, { epoch: 1, seq: 6, k: 2 }).kind).toBe('entries');
+  });
+});

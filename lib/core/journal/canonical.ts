@@ -116,9 +116,13 @@ export type Continuation =
 export function continuationAfter(canonical: Canonical, position: Position | undefined): Continuation {
   const { entries, epochs } = canonical;
   if (position === undefined) {
+    // The current run starts at the order's last RUN_STARTED — journaled by the run's own epoch, or
+    // by a takeover that started it again because the run's epoch journaled nothing (takeover.ts) —
+    // unless a newer run's epoch exists that has journaled no start yet: its events are still to come.
     const runEpoch = Math.max(0, ...[...epochs].filter(([, info]) => info.start?.kind === 'run').map(([epoch]) => epoch));
-    const first = entries.findIndex((entry) => entry.epoch >= runEpoch);
-    return { kind: 'entries', entries: runEpoch === 0 || first < 0 ? [] : entries.slice(first) };
+    const first = entries.findLastIndex((entry) => entry.event.type === 'RUN_STARTED');
+    const start = entries[first];
+    return { kind: 'entries', entries: start === undefined || start.epoch < runEpoch ? [] : entries.slice(first) };
   }
   const info = epochs.get(position.epoch);
   if (info === undefined) {
@@ -142,6 +146,10 @@ export function continuationAfter(canonical: Canonical, position: Position | und
 
 /** What a reader on a dead branch gets: the order after the fork, less what it holds (lessHeldText). */
 function deadBranch(entries: readonly CanonicalEntry[], position: Position): Continuation {
+  // The text cursor only grows within an epoch: a position behind the cursor of what its epoch
+  // journaled before it was never handed out (a forged or garbled id), and is honoured by nothing.
+  const journaledK = entries.findLast((entry) => entry.epoch === position.epoch)?.k ?? 0;
+  if (position.k < journaledK) return { kind: 'expired' };
   const branch = { epoch: position.epoch, k: position.k };
   const later = entries.findIndex((entry) => entry.epoch > position.epoch);
   return { kind: 'entries', entries: later < 0 ? [] : lessHeldText(branch, entries.slice(later)), branch };

@@ -39,6 +39,9 @@ export interface WriterHooks {
   fenced: () => void;
 }
 
+/** Tries at each of the marker's two places after a failed write (markUnjournaled). */
+const MARKER_ATTEMPTS = 2;
+
 /** About what an entry adds to a batch besides its event (seq, k, punctuation). */
 const RECORD_OVERHEAD = 40;
 
@@ -175,8 +178,50 @@ export class JournalWriter {
       this.durableSeq = batch.entries.at(-1)?.seq ?? this.durableSeq;
     } catch (error) {
       // Batches are written once: a batch already under this name is another producer's fence.
-      if (error instanceof StoreError && error.kind === 'conflict') this.hooks.fenced();
-      else this.stopJournaling('the event journal could not be written', error);
+      if (error instanceof StoreError && error.kind === 'conflict') {
+        this.hooks.fenced();
+        return;
+      }
+      this.stopJournaling('the event journal could not be written', error);
+      await this.markUnjournaled(batch);
+    }
+  }
+
+  /**
+   * After a failed write the stream goes on, its events in no journal — span events too, which a
+   * reader on a dead branch must never hold (durability.ts). The marker the cap writes says so: the
+   * epoch is full from the failed batch's first seq on, so a reader past it gets EVENT_ID_EXPIRED,
+   * not a continuation that repeats what it holds (docs/design/reattach.md "Cap"). A write that
+   * timed out may land later under that name: the marker then goes after it. Best effort: the
+   * journal may be down for good, and then a takeover's fence ends the epoch where the journal does.
+   */
+  private async markUnjournaled(batch: JournalBatch): Promise<void> {
+    const journal = this.options.journal;
+    if (!journal) return;
+    const firstSeq = batch.entries[0]?.seq ?? this.durableSeq + 1;
+    const afterSeq = (batch.entries.at(-1)?.seq ?? firstSeq - 1) + 1;
+    const marker = (fenceSeq: number, start: boolean): JournalBatch => ({
+      executionId: batch.executionId,
+      epoch: batch.epoch,
+      entries: [],
+      fenceSeq,
+      full: true,
+      writtenAt: batch.writtenAt,
+      ...(start && batch.start ? { start: batch.start } : {}),
+    });
+    for (const [fenceSeq, start] of [
+      [firstSeq, true],
+      [afterSeq, false],
+    ] as const) {
+      for (let attempt = 0; attempt < MARKER_ATTEMPTS; attempt += 1) {
+        try {
+          await journal.append(this.options.threadId, marker(fenceSeq, start));
+          return;
+        } catch (error) {
+          // A batch under that name: the failed write landed after all (or a fence did): try after it.
+          if (error instanceof StoreError && error.kind === 'conflict') break;
+        }
+      }
     }
   }
 
