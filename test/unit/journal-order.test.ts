@@ -205,7 +205,12 @@ describe('a run whose own epoch journaled nothing (its first write failed), star
   it('gives a reader without a position the run from the takeover’s RUN_STARTED — with or without the marker', () => {
     for (const journal of [batches, batches.slice(1)]) {
       const next = continuationAfter(canonicalOrder(journal), undefined);
-      expect(next.kind === 'entries' ? next.entries.map((entry) => entry.event.type) : next.kind).toEqual(['RUN_STARTED', 'TEXT_MESSAGE_START', 'TEXT_MESSAGE_CONTENT', 'RUN_FINISHED']);
+      expect(next.kind === 'entries' ? next.entries.map((entry) => entry.event.type) : next.kind).toEqual([
+        'RUN_STARTED',
+        'TEXT_MESSAGE_START',
+        'TEXT_MESSAGE_CONTENT',
+        'RUN_FINISHED',
+      ]);
     }
   });
 
@@ -214,7 +219,10 @@ describe('a run whose own epoch journaled nothing (its first write failed), star
   });
 
   it('gives nothing yet while a newer run’s epoch has journaled no start', () => {
-    const next = continuationAfter(canonicalOrder([...batches, { executionId: X, epoch: 3, start: { kind: 'run', runId: 'r2' }, entries: [], fenceSeq: 1, full: true }]), undefined);
+    const next = continuationAfter(
+      canonicalOrder([...batches, { executionId: X, epoch: 3, start: { kind: 'run', runId: 'r2' }, entries: [], fenceSeq: 1, full: true }]),
+      undefined,
+    );
     expect(next).toEqual({ kind: 'entries', entries: [] });
   });
 });
