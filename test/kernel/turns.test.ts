@@ -89,4 +89,23 @@ describeWithKernel('turns with the real kernel', () => {
     expect(said).toContain('hello first turn');
     expect(said).toContain('Hello from the fake model. You said: hello first turn');
   });
+
+  it('rebuilds the thread’s conversation from the kernel’s tasks, under the ids the live runs streamed (GET …/threads/{id}/messages)', async () => {
+    const workspace = await kernel.workspace();
+    const agent = kernel.agent();
+    const first = await userTurn(agent, workspace, 'hello first turn');
+    const second = await userTurn(agent, workspace, 'files please');
+    expect(second.error).toBeUndefined();
+    const response = await fetch(`${kernel.stack.url}/extensions/iac-code/v1/threads/${encodeURIComponent(agent.threadId)}/messages`);
+    expect(response.status).toBe(200);
+    const { messages } = (await response.json()) as { messages: Array<{ id: string; role: string; content: string }> };
+    // The real kernel answers ListTasks (docs/protocol.md §6.16): both turns, oldest first; tools are not in it.
+    // iac-code 0.13.1 keeps no user message in a task's history, so the conversation is the assistant's side.
+    expect(messages.map(({ role, content }) => [role, content])).toEqual([
+      ['assistant', 'Hello from the fake model. You said: hello first turn '],
+      ['assistant', 'Let me check. Done: the tool answered. '],
+    ]);
+    const streamedIds = [first, second].flatMap((turn) => ofType(turn.events, 'TEXT_MESSAGE_START').map((event) => event['messageId']));
+    expect(messages.filter((message) => message.role === 'assistant').map((message) => message.id)).toEqual([...new Set(streamedIds)]);
+  });
 });
