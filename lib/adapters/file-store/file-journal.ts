@@ -15,8 +15,7 @@ import { mkdir, open, readdir, rm, rmdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type JournalBatch, parseBatch, serializeBatch } from '../../core/journal/batch.js';
 import { batchKeyAfter, batchKeyOf, batchName, dueName, dueThreadOf, parseBatchName, parseDueName, safeExecutionId } from '../../core/journal/journal-names.js';
-import { type BatchKey, type DueEntry, type EventJournal,
-  type ThreadRef, StoreConflictError, StoreError, StoreUnavailableError } from '../../core/ports.js';
+import { type BatchKey, type DueEntry, type EventJournal, StoreConflictError, StoreError, StoreUnavailableError, type ThreadRef } from '../../core/ports.js';
 import { storageKey } from '../../core/thread/thread-address.js';
 
 /** Larger files are not journal batches (a batch holds about a second of events). */

@@ -11,8 +11,7 @@
  */
 import { type JournalBatch, parseBatch, serializeBatch } from '../../core/journal/batch.js';
 import { batchKeyAfter, batchKeyOf, batchName, dueName, dueThreadOf, parseBatchName, parseDueName, safeExecutionId } from '../../core/journal/journal-names.js';
-import { type BatchKey, type DueEntry, type EventJournal,
-  type ThreadRef, StoreConflictError, StoreError, StoreUnavailableError } from '../../core/ports.js';
+import { type BatchKey, type DueEntry, type EventJournal, StoreConflictError, StoreError, StoreUnavailableError, type ThreadRef } from '../../core/ports.js';
 import { storageKey } from '../../core/thread/thread-address.js';
 import { OssRequestError } from './errors.js';
 import type { OssObjects } from './objects.js';

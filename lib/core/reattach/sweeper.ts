@@ -18,9 +18,9 @@ import { openSpansOfLastRun } from '../journal/open-spans.js';
 import { type A2AKernel, type DueEntry, type EventJournal, type Logger, StoreError, type ThreadStore } from '../ports.js';
 import { compareAndSwap } from '../thread/compare-and-swap.js';
 import { detachedPast } from '../thread/detach-transitions.js';
-import { threadStoreAt } from '../thread/thread-address.js';
 import type { ThreadDocument } from '../thread/document.js';
 import { cancelCurrentExecution } from '../thread/interrupt-transitions.js';
+import { threadStoreAt } from '../thread/thread-address.js';
 import { eventFactory } from '../translate/events.js';
 import { translatorFor } from '../translate/run-translator.js';
 

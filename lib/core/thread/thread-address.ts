@@ -18,8 +18,8 @@
 import { contextIdFor } from '../a2a/outbound.js';
 import type { Caller } from '../caller.js';
 import { sha256Hex } from '../hash.js';
-import type { BatchKey, DueEntry, EventJournal, StoredDocument, ThreadRef, ThreadStore } from '../ports.js';
 import type { JournalBatch } from '../journal/batch.js';
+import type { BatchKey, DueEntry, EventJournal, StoredDocument, ThreadRef, ThreadStore } from '../ports.js';
 import { threadKey } from './thread-key.js';
 
 /** The longest key of any kind (docs/protocol.md §6.11): the file driver's names stay within 255 bytes. */
