@@ -7,7 +7,7 @@
 
 import type { JournalBatch } from '../core/journal/batch.js';
 import { onceUntilFailure } from '../core/once-until-failure.js';
-import type { BatchKey, DueEntry, EventJournal, StoredDocument, ThreadStore } from '../core/ports.js';
+import type { BatchKey, DueEntry, EventJournal, StoredDocument, ThreadRef, ThreadStore } from '../core/ports.js';
 
 /** A store whose driver comes from `open()` on the first call. */
 class LoadingStore implements ThreadStore {
@@ -26,16 +26,16 @@ class LoadingStore implements ThreadStore {
     });
   }
 
-  async load(threadId: string): Promise<StoredDocument | undefined> {
-    return (await this.driver()).load(threadId);
+  async load(thread: ThreadRef): Promise<StoredDocument | undefined> {
+    return (await this.driver()).load(thread);
   }
 
-  async save(threadId: string, document: unknown, expected: number): Promise<number> {
-    return (await this.driver()).save(threadId, document, expected);
+  async save(thread: ThreadRef, document: unknown, expected: number): Promise<number> {
+    return (await this.driver()).save(thread, document, expected);
   }
 
-  cached(threadId: string): StoredDocument | undefined {
-    return this.store?.cached?.(threadId);
+  cached(thread: ThreadRef): StoredDocument | undefined {
+    return this.store?.cached?.(thread);
   }
 
   private readonly driver = onceUntilFailure(async () => {
@@ -47,16 +47,16 @@ class LoadingStore implements ThreadStore {
 class LoadingJournal implements EventJournal {
   constructor(private readonly journal: () => Promise<EventJournal>) {}
 
-  async append(threadId: string, batch: JournalBatch): Promise<void> {
-    return (await this.journal()).append(threadId, batch);
+  async append(thread: ThreadRef, batch: JournalBatch): Promise<void> {
+    return (await this.journal()).append(thread, batch);
   }
 
-  async read(threadId: string, executionId: string, after?: BatchKey): Promise<JournalBatch[]> {
-    return (await this.journal()).read(threadId, executionId, after);
+  async read(thread: ThreadRef, executionId: string, after?: BatchKey): Promise<JournalBatch[]> {
+    return (await this.journal()).read(thread, executionId, after);
   }
 
-  async remove(threadId: string, executionId: string): Promise<void> {
-    return (await this.journal()).remove(threadId, executionId);
+  async remove(thread: ThreadRef, executionId: string, throughEpoch?: number): Promise<void> {
+    return (await this.journal()).remove(thread, executionId, throughEpoch);
   }
 
   async schedule(entry: DueEntry, replacing?: DueEntry): Promise<void> {

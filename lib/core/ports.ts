@@ -16,24 +16,32 @@ export interface StoredDocument {
   revision: number;
 }
 
+/**
+ * Which thread a driver reads or writes (docs/protocol.md §6.11): a thread id of the shared namespace
+ * (services; every key as before), or a thread id in a person's namespace. Drivers turn it into their
+ * names with `storageKey` (lib/core/thread/thread-address.ts); the core hands a driver only ids, through
+ * the namespace's view of the store (`threadStoreFor`).
+ */
+export type ThreadRef = string | { readonly threadId: string; readonly namespace: string };
+
 export interface ThreadStore {
   readonly kind: 'file' | 'oss' | 'memory';
   /** Reads only this thread. Undefined when the thread has never been saved. */
-  load(threadId: string): Promise<StoredDocument | undefined>;
+  load(thread: ThreadRef): Promise<StoredDocument | undefined>;
   /**
    * Saves `document` as revision `expected + 1` (expected 0 = create). Throws a StoreError of kind
    * `conflict` (StoreConflictError) when the current revision is not `expected`. A save whose
    * answer was lost is recognised on retry as the caller's own (drivers keep a writer nonce),
    * never reported as a conflict. Every other failure is a StoreError too.
    */
-  save(threadId: string, document: unknown, expected: number): Promise<number>;
+  save(thread: ThreadRef, document: unknown, expected: number): Promise<number>;
   /**
    * Optional: the last revision of this thread this process saw committed, without a request — it
    * may be stale. compareAndSwap (docs/architecture.md §3.4) may decide a write from it, because
    * the save proves it current or fails with a conflict; a refusal or a decision to write nothing
    * is never taken from it, only from a load.
    */
-  cached?(threadId: string): StoredDocument | undefined;
+  cached?(thread: ThreadRef): StoredDocument | undefined;
   /** The event journal beside the thread documents, on the same storage (docs/protocol.md §6.15). */
   readonly journal?: EventJournal;
 }
@@ -51,6 +59,8 @@ export interface BatchKey {
 export interface DueEntry {
   kind: 'detached' | 'expire';
   threadId: string;
+  /** The person's namespace the thread lives in (docs/protocol.md §6.11); absent for the shared one. */
+  namespace?: string;
   executionId: string;
   /** Epoch milliseconds. */
   dueAt: number;
@@ -63,14 +73,14 @@ export interface DueEntry {
  */
 export interface EventJournal {
   /** Writes one batch; a batch with the same key already there is a StoreError `conflict`. */
-  append(threadId: string, batch: JournalBatch): Promise<void>;
+  append(thread: ThreadRef, batch: JournalBatch): Promise<void>;
   /** The execution's batches after `after` (all of them without it), ordered by key; [] when none. */
-  read(threadId: string, executionId: string, after?: BatchKey): Promise<JournalBatch[]>;
+  read(thread: ThreadRef, executionId: string, after?: BatchKey): Promise<JournalBatch[]>;
   /**
    * Deletes the execution's batches (idempotent): every one, or — `throughEpoch` — those of that
    * epoch and before, so that a run admitted since the caller looked keeps its own.
    */
-  remove(threadId: string, executionId: string, throughEpoch?: number): Promise<void>;
+  remove(thread: ThreadRef, executionId: string, throughEpoch?: number): Promise<void>;
   /** Adds a due entry; `replacing` (the same kind and execution, an earlier dueAt) is removed after. */
   schedule(entry: DueEntry, replacing?: DueEntry): Promise<void>;
   unschedule(entry: DueEntry): Promise<void>;

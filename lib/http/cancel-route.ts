@@ -25,7 +25,7 @@ export async function handleCancel(request: Request, executionId: string, deps: 
     language = preferredLanguageOf(body) ?? language;
     const parsed = cancelBodySchema.safeParse(body);
     if (!parsed.success) throw new AdapterError('INVALID_INPUT', 'invalidCancelBody', fieldIssues(parsed.error));
-    const outcome = await cancelExecution(storeOf(deps, request), deps.kernel, { executionId, ...parsed.data, caller }, logger);
+    const outcome = await cancelExecution(storeOf(deps, request, caller), deps.kernel, { executionId, ...parsed.data, caller }, logger);
     logger.info('execution cancel', { threadId: parsed.data.threadId, executionId, status: outcome.status, ...callerLogFields(caller) });
     return jsonResponse(200, outcome);
   } catch (error) {

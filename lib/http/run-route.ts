@@ -41,7 +41,7 @@ export async function handleRun(request: Request, signal: AbortSignal, deps: Rou
     const graceMs = askedGraceMs(request.headers.get(DETACH_GRACE_HEADER), config.detachGraceMs ?? 0);
     // A place among the instance's live runs before anything is written or sent (docs/protocol.md §1.4).
     leave = deps.liveStreams.enter();
-    const store = storeOf(deps, request);
+    const store = storeOf(deps, request, caller);
     startSweeper(deps);
     // Guidance steers the live pipeline without taking the thread (docs/protocol.md §6.13).
     if (runRequest.iacCode.activeGuidance === true) return await guidanceResponse(signal, runRequest, store, deps, logger, language, leave);

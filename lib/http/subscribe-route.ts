@@ -46,7 +46,7 @@ export async function handleSubscribe(request: Request, signal: AbortSignal, exe
     const position = requestedPosition(request.headers.get('last-event-id'), observed.afterSequence, executionId);
     // An observation is a live stream too: it holds a place until it ends (docs/protocol.md §1.4).
     leave = deps.liveStreams.enter();
-    return await subscribeResponse(observed, position, storeOf(deps, request), { deps, signal, logger, language, leave });
+    return await subscribeResponse(observed, position, storeOf(deps, request, caller), { deps, signal, logger, language, leave });
   } catch (error) {
     leave?.();
     return rejectionResponse(error, logger, 'subscribe rejected', language);

@@ -41,7 +41,7 @@ export async function handleThreadState(request: Request, threadId: string, deps
   const language = languageFromAcceptLanguage(request.headers.get('accept-language'), deps.config.defaultLanguage);
   try {
     const caller = await authenticate(request, { authToken: deps.config.authToken, tokens: deps.tokens });
-    const document = await ownThread(storeOf(deps, request), threadId, caller);
+    const document = await ownThread(storeOf(deps, request, caller), threadId, caller);
     return jsonResponse(200, { threadId, run: threadRunOf(document, deps.clock()) });
   } catch (error) {
     return rejectionResponse(error, logger, 'thread read rejected', language);
@@ -53,7 +53,7 @@ export async function handleThreadSubscribe(request: Request, signal: AbortSigna
   let leave: (() => void) | undefined;
   try {
     const { caller } = await readProtectedJson(request, deps, { limit: MAX_SUBSCRIBE_BODY_BYTES, tooLarge: 'subscribeTooLarge' });
-    const store = storeOf(deps, request);
+    const store = storeOf(deps, request, caller);
     const document = await ownThread(store, threadId, caller);
     const run = threadRunOf(document, deps.clock());
     if (run === null) return new Response(null, { status: 204 });
@@ -74,7 +74,7 @@ export async function handleThreadMessages(request: Request, signal: AbortSignal
   const language = languageFromAcceptLanguage(request.headers.get('accept-language'), deps.config.defaultLanguage);
   try {
     const caller = await authenticate(request, { authToken: deps.config.authToken, tokens: deps.tokens });
-    const document = await ownThread(storeOf(deps, request), threadId, caller);
+    const document = await ownThread(storeOf(deps, request, caller), threadId, caller);
     const messages: Message[] = conversationOf(await threadTasks(deps, document, signal));
     return jsonResponse(200, { threadId, messages });
   } catch (error) {

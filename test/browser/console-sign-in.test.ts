@@ -11,6 +11,8 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../lib/adapters/logger.js';
 import { OidcTokenVerifier } from '../../lib/adapters/oidc/index.js';
+import { personCaller } from '../../lib/core/caller.js';
+import { threadStoreFor } from '../../lib/core/thread/thread-address.js';
 import { AUDIENCE, CONSOLE_CLIENT, startOidcProvider, type TestProvider } from '../support/oidc-provider.js';
 import { type Stack, startStack } from '../support/stack.js';
 import { type Browser, launchBrowser, runEnd, sendMessage, threadIdOf } from './browser-support.js';
@@ -93,7 +95,8 @@ describe('signing in to the web console', { timeout: 90_000 }, () => {
     expect(await runEnd(page)).toBe('finished');
     const sent = stack.emulator.callsOf('SendStreamingMessage').at(-1)?.params as { message: { metadata: { iac_code: { user_id?: string } } } };
     expect(sent.message.metadata.iac_code.user_id).toBe('alice');
-    const stored = await stack.store.load(await threadIdOf(page));
+    // A person's thread lives in their namespace (docs/protocol.md §6.3 "Namespaces").
+    const stored = await threadStoreFor(stack.store, personCaller('alice')).load(await threadIdOf(page));
     expect((stored?.document as { userId: string }).userId).toBe('alice');
   });
 
@@ -173,7 +176,7 @@ describe('signing in where the adapter takes ID tokens (a provider whose access 
       expect(sent).toMatchObject({ aud: CONSOLE_CLIENT, sub: 'bob' });
       await sendMessage(page, 'hello as bob');
       expect(await runEnd(page)).toBe('finished');
-      expect(((await idTokens.store.load(await threadIdOf(page)))?.document as { userId: string }).userId).toBe('bob');
+      expect(((await threadStoreFor(idTokens.store, personCaller('bob')).load(await threadIdOf(page)))?.document as { userId: string }).userId).toBe('bob');
     } finally {
       await second.close();
       await idTokens.close();

@@ -1,18 +1,19 @@
 /**
  * Every thread owned (docs/protocol.md §6.3): two people signed in with a real OpenID Connect
- * provider (test/support/oidc-provider.ts), on the file and the OSS store. Bob names Alice's threads
- * on every route — a new turn, a resume, a guidance, a cancel, a subscribe, a Last-Event-ID reattach,
- * a read-only observation from the kernel — and each answer is byte for byte the answer for a thread
- * id never used (the one exception, a new turn under a taken id, answers as a binding conflict),
- * nothing of Alice's is written, and each attempt is logged at warn with both user ids' hashes.
- * Alice herself, and a service holding the shared token, go on as before; ownership survives a
- * restart (it is in the thread document). Across two instances: test/multi-instance/ownership-across-instances.test.ts.
+ * provider (test/support/oidc-provider.ts), on the file and the OSS store. A person's thread ids are
+ * their own namespace (§6.3 "Namespaces", §6.11): Bob naming Alice's thread ids on every route — a
+ * resume, a guidance, a cancel, a subscribe, a Last-Event-ID reattach, a read-only observation from
+ * the kernel — gets byte for byte the answer for a thread id never used, and a new turn starts a
+ * thread of his own; nothing of Alice's is written, and Alice goes on as before. A service (the
+ * shared token) addresses the shared namespace, where people's threads are not. The separation
+ * survives a restart (it is in the keys). Across two instances: test/multi-instance/ownership-across-instances.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../lib/adapters/logger.js';
 import { OidcTokenVerifier } from '../../lib/adapters/oidc/index.js';
-import { userIdHash } from '../../lib/core/caller.js';
-import type { ThreadStore } from '../../lib/core/ports.js';
+import { personCaller, SERVICE } from '../../lib/core/caller.js';
+import type { StoredDocument, ThreadStore } from '../../lib/core/ports.js';
+import { threadStoreFor } from '../../lib/core/thread/thread-address.js';
 import { type A2AEmulator, startA2AEmulator } from '../../lib/emulators/a2a/server.js';
 import { type OssEmulator, startOssEmulator } from '../../lib/emulators/oss/server.js';
 import { assertValidAgUiStream } from '../support/agui-oracle.js';
@@ -59,6 +60,11 @@ async function stackOn(store: 'file' | 'oss', extra: Parameters<typeof startStac
   });
 }
 
+/** `GET /extensions/iac-code/v1/threads/{threadId}` + `suffix` (docs/protocol.md §6.16). */
+function threadRead(stack: Stack, threadId: string, suffix: '' | '/messages', headers: Record<string, string>): Promise<Response> {
+  return fetch(`${stack.url}/extensions/iac-code/v1/threads/${encodeURIComponent(threadId)}${suffix}`, { headers });
+}
+
 interface Answer {
   status: number;
   body: string;
@@ -73,8 +79,9 @@ function cancel(stack: Stack, executionId: string, body: unknown, headers: Recor
   return stack.post(`/extensions/iac-code/v1/executions/${encodeURIComponent(executionId)}/cancel`, body, headers);
 }
 
-async function revisionOf(store: ThreadStore, threadId: string): Promise<number | undefined> {
-  return (await store.load(threadId))?.revision;
+/** A thread as its owner's requests address it: a person's namespace, or the shared one (docs/protocol.md §6.11). */
+function storedAs(store: ThreadStore, who: keyof typeof tokens | 'service', threadId: string): Promise<StoredDocument | undefined> {
+  return threadStoreFor(store, who === 'service' ? SERVICE : personCaller(who)).load(threadId);
 }
 
 function warnings(stack: Stack): Array<Record<string, unknown>> {
@@ -104,13 +111,14 @@ describe.each(['file', 'oss'] as const)('thread ownership on the %s store (docs/
   }, 30_000);
   afterAll(async () => stack?.close());
 
-  it('answers Bob’s resume, cancel, subscribe and Last-Event-ID reattach on Alice’s thread exactly as for a thread that does not exist, and writes nothing', async () => {
+  it('answers Bob’s resume, cancel, subscribe, Last-Event-ID reattach and thread reads on Alice’s thread id exactly as for a thread id never used, and writes nothing of hers', async () => {
     const alice = await aliceInterrupted(stack);
     const missing = uniqueId('never-used');
-    const revision = await revisionOf(stack.store, alice.threadId);
+    const before = await storedAs(stack.store, 'alice', alice.threadId);
+    expect(before?.revision).toBeGreaterThan(0);
     const identity = (threadId: string) => ({ threadId, runId: alice.runId, rosInvocationId: 'invocation-1' });
     const resumeBody = (threadId: string) => runBody({ threadId, resume: [resolved(alice.interruptId, { decision: 'allow_once' })] });
-    const before = warnings(stack).length;
+    const warned = warnings(stack).length;
 
     const pairs: Array<[string, Answer, Answer]> = [
       ['resume', await answer(stack.post('/', resumeBody(alice.threadId), as('bob'))), await answer(stack.post('/', resumeBody(missing), as('bob')))],
@@ -125,6 +133,13 @@ describe.each(['file', 'oss'] as const)('thread ownership on the %s store (docs/
         await answer(subscribe(stack.url, alice.executionId, identity(alice.threadId), { ...as('bob'), 'last-event-id': alice.lastEventId })),
         await answer(subscribe(stack.url, alice.executionId, identity(missing), { ...as('bob'), 'last-event-id': alice.lastEventId })),
       ],
+      ['thread state', await answer(threadRead(stack, alice.threadId, '', as('bob'))), await answer(threadRead(stack, missing, '', as('bob')))],
+      ['thread messages', await answer(threadRead(stack, alice.threadId, '/messages', as('bob'))), await answer(threadRead(stack, missing, '/messages', as('bob')))],
+      [
+        'thread subscribe',
+        await answer(stack.post(`/extensions/iac-code/v1/threads/${encodeURIComponent(alice.threadId)}/subscribe`, {}, as('bob'))),
+        await answer(stack.post(`/extensions/iac-code/v1/threads/${encodeURIComponent(missing)}/subscribe`, {}, as('bob'))),
+      ],
     ];
 
     for (const [route, bobs, forMissing] of pairs) expect(bobs, route).toEqual(forMissing);
@@ -133,13 +148,18 @@ describe.each(['file', 'oss'] as const)('thread ownership on the %s store (docs/
       ['cancel', 404, 'EXECUTION_NOT_FOUND'],
       ['subscribe', 404, 'EXECUTION_NOT_FOUND'],
       ['reattach', 404, 'EXECUTION_NOT_FOUND'],
+      ['thread state', 404, 'NOT_FOUND'],
+      ['thread messages', 404, 'NOT_FOUND'],
+      ['thread subscribe', 404, 'NOT_FOUND'],
     ]);
-    expect(await revisionOf(stack.store, alice.threadId)).toBe(revision);
-    // Each of Bob's four attempts on Alice's thread, logged with both hashes — never the ids.
-    const logged = warnings(stack).slice(before);
-    expect(logged).toHaveLength(4);
-    for (const line of logged) expect(line).toMatchObject({ threadId: alice.threadId, ownerUser: userIdHash('alice'), callerUser: userIdHash('bob') });
-    expect(JSON.stringify(logged)).not.toMatch(/"(alice|bob)"/);
+    // Alice reads her own.
+    const state = await threadRead(stack, alice.threadId, '', as('alice'));
+    expect(state.status).toBe(200);
+    expect(await state.json()).toMatchObject({ threadId: alice.threadId, run: { executionId: alice.executionId, state: 'interrupted' } });
+    expect(await storedAs(stack.store, 'alice', alice.threadId)).toEqual(before);
+    expect(await storedAs(stack.store, 'bob', alice.threadId)).toBeUndefined();
+    // Bob's ids lead to his own namespace: he never met Alice's thread, so there is no attempt on it to log.
+    expect(warnings(stack).slice(warned)).toEqual([]);
 
     // Alice's own: the reattach continues her run, and her answer is delivered.
     const reattached = await subscribe(stack.url, alice.executionId, identity(alice.threadId), { ...as('alice'), 'last-event-id': alice.lastEventId });
@@ -151,27 +171,37 @@ describe.each(['file', 'oss'] as const)('thread ownership on the %s store (docs/
     expect(resumed.sse.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED' });
   });
 
-  it('refuses Bob’s new turn under Alice’s thread id before anything of the thread shows — not its run ids, not that it is busy — and his guidance as for no thread', async () => {
+  it('starts Bob’s own thread for his new turn under Alice’s thread id — a normal run, nothing of hers shown or touched — and answers his guidance as for no thread', async () => {
     // Alice's pipeline, live: a new turn of hers would be THREAD_BUSY, a guidance admitted.
     const threadId = uniqueId('alice-live');
     const runId = uniqueId('run');
     const live = new LiveSse(await stack.post('/', runBody({ threadId, runId, text: 'pipeline-long', iacCode: { runMode: 'pipeline' } }), as('alice')));
     await live.until(isSessionEvent);
-    const revision = await revisionOf(stack.store, threadId);
+    const hers = await storedAs(stack.store, 'alice', threadId);
     const missing = uniqueId('never-used');
-
-    const sameRunId = await answer(stack.post('/', runBody({ threadId, runId }), as('bob')));
-    const freshRunId = await answer(stack.post('/', runBody({ threadId }), as('bob')));
     const guidance = (id: string) => runBody({ threadId: id, text: 'steer left', iacCode: { runMode: 'pipeline', activeGuidance: true } });
+    // Before Bob has a thread of that id: his guidance is answered as for one never used.
     const bobsGuidance = await answer(stack.post('/', guidance(threadId), as('bob')));
-
-    for (const refused of [sameRunId, freshRunId]) {
-      expect(refused.status).toBe(409);
-      expect(JSON.parse(refused.body).error).toEqual({ code: 'THREAD_BINDING_CONFLICT', message: 'The thread is bound to a different workspace or user.' });
-    }
     expect(bobsGuidance).toEqual(await answer(stack.post('/', guidance(missing), as('bob'))));
     expect(JSON.parse(bobsGuidance.body).error.code).toBe('EXECUTION_LOST');
-    expect(await revisionOf(stack.store, threadId)).toBe(revision);
+
+    // Bob's new turns — under Alice's run id too — are normal runs of his own thread, which is not busy.
+    const sameRunId = await stack.run(runBody({ threadId, runId }), as('bob'));
+    const freshRunId = await stack.run(runBody({ threadId }), as('bob'));
+    for (const own of [sameRunId, freshRunId]) {
+      expect(own.status).toBe(200);
+      assertValidAgUiStream(own.sse.events);
+      expect(own.sse.events[0]).toMatchObject({ type: 'RUN_STARTED', threadId });
+      expect(own.sse.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED' });
+    }
+    const bobs = (await storedAs(stack.store, 'bob', threadId))?.document as { userId: string; contextId: string; runDigests: Record<string, string> };
+    expect(bobs.userId).toBe('bob');
+    expect(Object.keys(bobs.runDigests)).toEqual([runId, freshRunId.sse.events[0]?.['runId']]);
+    const aliceDocument = hers?.document as { contextId: string; runDigests: Record<string, string> };
+    expect(bobs.contextId).not.toBe(aliceDocument.contextId);
+    // Alice's thread, byte for byte as it was: not a revision more.
+    expect(await storedAs(stack.store, 'alice', threadId)).toEqual(hers);
+    expect(await storedAs(stack.store, 'service', threadId)).toBeUndefined();
 
     // Alice's guidance is admitted; Alice finishes her pipeline with it.
     const steered = await stack.run(runBody({ threadId, text: 'finish now', iacCode: { runMode: 'pipeline', activeGuidance: true } }), as('alice'));
@@ -179,13 +209,29 @@ describe.each(['file', 'oss'] as const)('thread ownership on the %s store (docs/
     const events = await live.rest();
     assertValidAgUiStream(events);
     expect(events.at(-1)).toMatchObject({ type: 'RUN_FINISHED' });
+
+    // Alice's next turn goes on her thread, which knows none of Bob's run ids.
+    const next = await stack.run(runBody({ threadId }), as('alice'));
+    expect(next.status).toBe(200);
+    expect(next.sse.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED' });
+    const after = (await storedAs(stack.store, 'alice', threadId))?.document as { contextId: string; runDigests: Record<string, string> };
+    expect(after.contextId).toBe(aliceDocument.contextId);
+    expect(Object.keys(after.runDigests)).not.toContain(freshRunId.sse.events[0]?.['runId']);
   });
 
-  it('lets a service (the shared token) reach Alice’s thread as before, and keeps a service’s thread from a person', async () => {
+  it('keeps the shared namespace (a service, the shared token) and people’s namespaces apart, both ways', async () => {
+    // A service naming Alice's thread id addresses the shared thread of that id — none: as for an id never used.
     const alice = await aliceInterrupted(stack);
-    const observed = await subscribe(stack.url, alice.executionId, { threadId: alice.threadId, runId: alice.runId, rosInvocationId: 'invocation-1' }, as('service'));
-    expect(observed.status).toBe(200);
-    await observed.body?.cancel();
+    const before = await storedAs(stack.store, 'alice', alice.threadId);
+    const missing = uniqueId('never-used');
+    const identity = (threadId: string) => ({ threadId, runId: alice.runId, rosInvocationId: 'invocation-1' });
+    const observed = await answer(subscribe(stack.url, alice.executionId, identity(alice.threadId), as('service')));
+    expect(observed).toEqual(await answer(subscribe(stack.url, alice.executionId, identity(missing), as('service'))));
+    expect(observed.status).toBe(404);
+    const servicesCancel = await answer(cancel(stack, alice.executionId, identity(alice.threadId), as('service')));
+    expect(servicesCancel).toEqual(await answer(cancel(stack, alice.executionId, identity(missing), as('service'))));
+    expect(servicesCancel.status).toBe(404);
+    expect(await storedAs(stack.store, 'alice', alice.threadId)).toEqual(before);
 
     // A thread a service opened (no userId): no person's.
     const serviceThread = uniqueId('service');
@@ -196,10 +242,18 @@ describe.each(['file', 'oss'] as const)('thread ownership on the %s store (docs/
     expect(byAlice.status).toBe(404);
     const resume = await stack.run(runBody({ threadId: serviceThread, resume: [resolved(interruptId, { decision: 'deny' })] }), as('service'));
     expect(resume.sse.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED' });
-    // The service cancels Alice's parked execution: it acts for whoever it serves.
-    const cancelled = await answer(cancel(stack, alice.executionId, { threadId: alice.threadId, rosInvocationId: 'invocation-1' }, as('service')));
-    expect(cancelled).toMatchObject({ status: 200 });
-    expect(JSON.parse(cancelled.body)).toEqual({ executionId: alice.executionId, status: 'cancelled' });
+
+    // A thread a service opened declaring Alice's user id stays in the shared namespace: bound to her,
+    // but not where her own requests lead — her new turn under that id starts her own thread.
+    const forAlice = uniqueId('service-for-alice');
+    const served = await stack.run(runBody({ threadId: forAlice, iacCode: { userId: 'alice' } }), as('service'));
+    expect(served.sse.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED' });
+    const shared = await storedAs(stack.store, 'service', forAlice);
+    expect((shared?.document as { userId: string }).userId).toBe('alice');
+    const own = await stack.run(runBody({ threadId: forAlice }), as('alice'));
+    expect(own.sse.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED' });
+    expect(await storedAs(stack.store, 'service', forAlice)).toEqual(shared);
+    expect((await storedAs(stack.store, 'alice', forAlice))?.revision).toBeGreaterThan(0);
   });
 });
 

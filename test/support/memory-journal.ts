@@ -1,29 +1,30 @@
 /** In-memory EventJournal for in-process tests: the same contract as the file and OSS journals. */
 import { type JournalBatch, parseBatch, serializeBatch } from '../../lib/core/journal/batch.js';
 import { batchKeyAfter, batchKeyOf, batchName, dueName } from '../../lib/core/journal/journal-names.js';
-import { type BatchKey, type DueEntry, type EventJournal, StoreConflictError } from '../../lib/core/ports.js';
+import { type BatchKey, type DueEntry, type EventJournal, StoreConflictError, type ThreadRef } from '../../lib/core/ports.js';
+import { storageKey } from '../../lib/core/thread/thread-address.js';
 
 export class MemoryEventJournal implements EventJournal {
   private readonly batches = new Map<string, Map<string, string>>();
   private readonly dueEntries = new Map<string, DueEntry>();
 
-  async append(threadId: string, batch: JournalBatch): Promise<void> {
+  async append(threadId: ThreadRef, batch: JournalBatch): Promise<void> {
     const execution = this.execution(threadId, batch.executionId);
     const name = batchName(batchKeyOf(batch));
     if (execution.has(name)) throw new StoreConflictError();
     execution.set(name, serializeBatch(batch));
   }
 
-  async read(threadId: string, executionId: string, after?: BatchKey): Promise<JournalBatch[]> {
-    const execution = this.batches.get(`${threadId}\u0000${executionId}`) ?? new Map<string, string>();
+  async read(threadId: ThreadRef, executionId: string, after?: BatchKey): Promise<JournalBatch[]> {
+    const execution = this.batches.get(`${storageKey(threadId)}\u0000${executionId}`) ?? new Map<string, string>();
     return [...execution.entries()]
       .sort(([a], [b]) => (a < b ? -1 : 1))
       .map(([, text]) => parseBatch(text, executionId))
       .filter((batch): batch is JournalBatch => batch !== undefined && batchKeyAfter(batchKeyOf(batch), after));
   }
 
-  async remove(threadId: string, executionId: string, throughEpoch?: number): Promise<void> {
-    const key = `${threadId}\u0000${executionId}`;
+  async remove(threadId: ThreadRef, executionId: string, throughEpoch?: number): Promise<void> {
+    const key = `${storageKey(threadId)}\u0000${executionId}`;
     if (throughEpoch === undefined) {
       this.batches.delete(key);
       return;
@@ -52,8 +53,8 @@ export class MemoryEventJournal implements EventJournal {
       .slice(0, limit);
   }
 
-  private execution(threadId: string, executionId: string): Map<string, string> {
-    const key = `${threadId}\u0000${executionId}`;
+  private execution(threadId: ThreadRef, executionId: string): Map<string, string> {
+    const key = `${storageKey(threadId)}\u0000${executionId}`;
     let execution = this.batches.get(key);
     if (!execution) {
       execution = new Map();

@@ -14,9 +14,9 @@ import { constants } from 'node:fs';
 import { mkdir, open, readdir, rm, rmdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type JournalBatch, parseBatch, serializeBatch } from '../../core/journal/batch.js';
-import { batchKeyAfter, batchKeyOf, batchName, dueName, dueThreadId, parseBatchName, parseDueName, safeExecutionId } from '../../core/journal/journal-names.js';
-import { type BatchKey, type DueEntry, type EventJournal, StoreConflictError, StoreError, StoreUnavailableError } from '../../core/ports.js';
-import { threadKey } from '../../core/thread/thread-key.js';
+import { batchKeyAfter, batchKeyOf, batchName, dueName, dueThreadOf, parseBatchName, parseDueName, safeExecutionId } from '../../core/journal/journal-names.js';
+import { type BatchKey, type DueEntry, type EventJournal, StoreConflictError, StoreError, StoreUnavailableError, type ThreadRef } from '../../core/ports.js';
+import { storageKey } from '../../core/thread/thread-address.js';
 
 /** Larger files are not journal batches (a batch holds about a second of events). */
 const MAX_FILE_BYTES = 64 * 1024 * 1024;
@@ -30,8 +30,8 @@ export class FileEventJournal implements EventJournal {
     this.dueDir = join(stateDir, 'due');
   }
 
-  async append(threadId: string, batch: JournalBatch): Promise<void> {
-    const folder = this.executionDir(threadId, batch.executionId);
+  async append(thread: ThreadRef, batch: JournalBatch): Promise<void> {
+    const folder = this.executionDir(thread, batch.executionId);
     try {
       await mkdir(folder, { recursive: true, mode: 0o700 });
       await writeExclusive(join(folder, batchName(batchKeyOf(batch))), serializeBatch(batch));
@@ -40,8 +40,8 @@ export class FileEventJournal implements EventJournal {
     }
   }
 
-  async read(threadId: string, executionId: string, after?: BatchKey): Promise<JournalBatch[]> {
-    const folder = this.executionDir(threadId, executionId);
+  async read(thread: ThreadRef, executionId: string, after?: BatchKey): Promise<JournalBatch[]> {
+    const folder = this.executionDir(thread, executionId);
     try {
       const names = (await listNames(folder))
         .map((name) => ({ name, key: parseBatchName(name) }))
@@ -60,8 +60,8 @@ export class FileEventJournal implements EventJournal {
     }
   }
 
-  async remove(threadId: string, executionId: string, throughEpoch?: number): Promise<void> {
-    const folder = this.executionDir(threadId, executionId);
+  async remove(thread: ThreadRef, executionId: string, throughEpoch?: number): Promise<void> {
+    const folder = this.executionDir(thread, executionId);
     try {
       if (throughEpoch === undefined) {
         await rm(folder, { recursive: true, force: true });
@@ -107,8 +107,8 @@ export class FileEventJournal implements EventJournal {
         if (!parsed) continue;
         if (parsed.dueAt > now || found.length >= limit) break;
         const text = await readRegularFile(join(this.dueDir, name));
-        const threadId = text === undefined ? undefined : dueThreadId(text);
-        if (threadId !== undefined) found.push({ ...parsed, threadId });
+        const thread = text === undefined ? undefined : dueThreadOf(text);
+        if (thread !== undefined) found.push({ ...parsed, ...thread });
         // Unreadable (half-written, or not ours): it could never be handled, and would stay at the head for good.
         else if (text !== undefined) await unlink(join(this.dueDir, name)).catch(() => undefined);
       }
@@ -118,9 +118,9 @@ export class FileEventJournal implements EventJournal {
     }
   }
 
-  private executionDir(threadId: string, executionId: string): string {
+  private executionDir(thread: ThreadRef, executionId: string): string {
     if (!safeExecutionId(executionId)) throw new StoreUnavailableError('An execution id that cannot name a journal.');
-    return join(this.journalDir, threadKey(threadId), executionId);
+    return join(this.journalDir, storageKey(thread), executionId);
   }
 }
 

@@ -12,8 +12,8 @@ import { chmod, mkdir, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { onceUntilFailure } from '../../core/once-until-failure.js';
-import { StoreConflictError, StoreCorruptError, type StoredDocument, StoreError, StoreUnavailableError, type ThreadStore } from '../../core/ports.js';
-import { threadKey } from '../../core/thread/thread-key.js';
+import { StoreConflictError, StoreCorruptError, type StoredDocument, StoreError, StoreUnavailableError, type ThreadRef, type ThreadStore } from '../../core/ports.js';
+import { storageKey } from '../../core/thread/thread-address.js';
 import { FileEventJournal } from './file-journal.js';
 import { type LockOptions, type LockOwner, newLockOwner, withFileLock } from './file-lock.js';
 import { removeLeftovers } from './leftovers.js';
@@ -52,17 +52,17 @@ export class FileThreadStore implements ThreadStore {
     this.journal = new FileEventJournal(stateDir);
   }
 
-  pathFor(threadId: string): string {
-    return join(this.threadsDir, `${threadKey(threadId)}.json`);
+  pathFor(thread: ThreadRef): string {
+    return join(this.threadsDir, `${storageKey(thread)}.json`);
   }
 
-  async load(threadId: string): Promise<StoredDocument | undefined> {
-    const envelope = readEnvelopeNow(this.pathFor(threadId));
+  async load(thread: ThreadRef): Promise<StoredDocument | undefined> {
+    const envelope = readEnvelopeNow(this.pathFor(thread));
     return envelope ? { document: envelope.document, revision: envelope.revision } : undefined;
   }
 
-  async save(threadId: string, document: unknown, expected: number): Promise<number> {
-    const path = this.pathFor(threadId);
+  async save(thread: ThreadRef, document: unknown, expected: number): Promise<number> {
+    const path = this.pathFor(thread);
     // The staged revision carries its writer's lock record, so it is also the lock's claim
     // (file-lock.ts): one file is created per save.
     const owner = newLockOwner();

@@ -9,14 +9,15 @@
  * matter how many older objects are still waiting to be pruned. The trailing revision number is
  * only for people browsing the bucket; the counting-down part alone decides the order.
  */
-import { threadKey } from '../../core/thread/thread-key.js';
+import type { ThreadRef } from '../../core/ports.js';
+import { storageKey } from '../../core/thread/thread-address.js';
 
 export const MAX_REVISION = 999_999_999_999;
 const NAME = /^(\d{12})-(\d{1,12})\.json$/;
 
 /** `<prefix>/threads/<thread-key>/r/` — everything of one thread lives under it. */
-export function revisionsPrefix(prefix: string, threadId: string): string {
-  return `${prefix}/threads/${threadKey(threadId)}/r/`;
+export function revisionsPrefix(prefix: string, thread: ThreadRef): string {
+  return `${prefix}/threads/${storageKey(thread)}/r/`;
 }
 
 export function revisionName(revision: number): string {

@@ -10,9 +10,9 @@
  * landed. Reads, listings and deletes retry transient failures (retry.ts), as the thread store's do.
  */
 import { type JournalBatch, parseBatch, serializeBatch } from '../../core/journal/batch.js';
-import { batchKeyAfter, batchKeyOf, batchName, dueName, dueThreadId, parseBatchName, parseDueName, safeExecutionId } from '../../core/journal/journal-names.js';
-import { type BatchKey, type DueEntry, type EventJournal, StoreConflictError, StoreError, StoreUnavailableError } from '../../core/ports.js';
-import { threadKey } from '../../core/thread/thread-key.js';
+import { batchKeyAfter, batchKeyOf, batchName, dueName, dueThreadOf, parseBatchName, parseDueName, safeExecutionId } from '../../core/journal/journal-names.js';
+import { type BatchKey, type DueEntry, type EventJournal, StoreConflictError, StoreError, StoreUnavailableError, type ThreadRef } from '../../core/ports.js';
+import { storageKey } from '../../core/thread/thread-address.js';
 import { OssRequestError } from './errors.js';
 import type { OssObjects } from './objects.js';
 import { type RetryPolicy, withRetries } from './retry.js';
@@ -28,13 +28,13 @@ export class OssEventJournal implements EventJournal {
     private readonly retry: RetryPolicy,
   ) {}
 
-  async append(threadId: string, batch: JournalBatch): Promise<void> {
-    const key = this.executionPrefix(threadId, batch.executionId) + batchName(batchKeyOf(batch));
+  async append(thread: ThreadRef, batch: JournalBatch): Promise<void> {
+    const key = this.executionPrefix(thread, batch.executionId) + batchName(batchKeyOf(batch));
     await this.createOnce(key, Buffer.from(serializeBatch(batch), 'utf8'), 'write the event journal');
   }
 
-  async read(threadId: string, executionId: string, after?: BatchKey): Promise<JournalBatch[]> {
-    const prefix = this.executionPrefix(threadId, executionId);
+  async read(thread: ThreadRef, executionId: string, after?: BatchKey): Promise<JournalBatch[]> {
+    const prefix = this.executionPrefix(thread, executionId);
     try {
       const keys = (await this.listAll(prefix, after ? prefix + batchName(after) : undefined)).filter((key) => {
         const parsed = parseBatchName(key.slice(prefix.length));
@@ -51,8 +51,8 @@ export class OssEventJournal implements EventJournal {
     }
   }
 
-  async remove(threadId: string, executionId: string, throughEpoch?: number): Promise<void> {
-    const prefix = this.executionPrefix(threadId, executionId);
+  async remove(thread: ThreadRef, executionId: string, throughEpoch?: number): Promise<void> {
+    const prefix = this.executionPrefix(thread, executionId);
     try {
       const keys = (await this.listAll(prefix, undefined)).filter((key) => {
         if (throughEpoch === undefined) return true;
@@ -97,8 +97,8 @@ export class OssEventJournal implements EventJournal {
         if (!parsed) continue;
         if (parsed.dueAt > now) break;
         const body = await withRetries(this.retry, () => this.objects.read(key));
-        const threadId = body === undefined ? undefined : dueThreadId(body.toString('utf8'));
-        if (threadId !== undefined) found.push({ ...parsed, threadId });
+        const thread = body === undefined ? undefined : dueThreadOf(body.toString('utf8'));
+        if (thread !== undefined) found.push({ ...parsed, ...thread });
         // Unreadable: it could never be handled, and would stay at the head of the list for good.
         else if (body !== undefined) await withRetries(this.retry, () => this.objects.removeMany([key])).catch(() => undefined);
       }
@@ -108,9 +108,9 @@ export class OssEventJournal implements EventJournal {
     }
   }
 
-  private executionPrefix(threadId: string, executionId: string): string {
+  private executionPrefix(thread: ThreadRef, executionId: string): string {
     if (!safeExecutionId(executionId)) throw new StoreUnavailableError('An execution id that cannot name a journal.');
-    return `${this.prefix}/journal/${threadKey(threadId)}/${executionId}/`;
+    return `${this.prefix}/journal/${storageKey(thread)}/${executionId}/`;
   }
 
   private async listAll(prefix: string, startAfter: string | undefined): Promise<string[]> {

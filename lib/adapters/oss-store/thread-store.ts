@@ -23,7 +23,7 @@
  * Every failure leaves as a StoreError (docs/architecture.md §3): conflict, corrupt or unavailable.
  */
 import { randomUUID } from 'node:crypto';
-import { StoreConflictError, StoreCorruptError, type StoredDocument, StoreError, StoreUnavailableError, type ThreadStore } from '../../core/ports.js';
+import { StoreConflictError, StoreCorruptError, type StoredDocument, StoreError, StoreUnavailableError, type ThreadRef, type ThreadStore } from '../../core/ports.js';
 import { decodeEnvelope, type Envelope, encodeEnvelope } from './envelope.js';
 import { OssRequestError } from './errors.js';
 import { hasEtag } from './etag.js';
@@ -97,8 +97,8 @@ export class OssThreadStore implements ThreadStore {
     this.journal = new OssEventJournal(objects, this.prefix, this.retry);
   }
 
-  async load(threadId: string): Promise<StoredDocument | undefined> {
-    const prefix = revisionsPrefix(this.prefix, threadId);
+  async load(thread: ThreadRef): Promise<StoredDocument | undefined> {
+    const prefix = revisionsPrefix(this.prefix, thread);
     try {
       let mismatch: string | undefined;
       for (let round = 0; round < MAX_LOAD_ROUNDS; round += 1) {
@@ -136,9 +136,9 @@ export class OssThreadStore implements ThreadStore {
   }
 
   /** The newest revision this instance saw committed, from memory (ThreadStore.cached): possibly stale. */
-  cached(threadId: string): StoredDocument | undefined {
+  cached(thread: ThreadRef): StoredDocument | undefined {
     if (!this.rememberDocuments) return undefined;
-    const prefix = revisionsPrefix(this.prefix, threadId);
+    const prefix = revisionsPrefix(this.prefix, thread);
     const remembered = this.cache.body(prefix);
     if (!remembered) return undefined;
     try {
@@ -148,9 +148,9 @@ export class OssThreadStore implements ThreadStore {
     }
   }
 
-  async save(threadId: string, document: unknown, expected: number): Promise<number> {
+  async save(thread: ThreadRef, document: unknown, expected: number): Promise<number> {
     if (!Number.isInteger(expected) || expected < 0) throw new StoreConflictError();
-    const prefix = revisionsPrefix(this.prefix, threadId);
+    const prefix = revisionsPrefix(this.prefix, thread);
     try {
       const base = await this.baseOf(prefix, expected);
       const envelope: Envelope = { revision: expected + 1, writeId: randomUUID(), previousWriteId: base.writeId, document };

@@ -4,6 +4,7 @@
  * batches by (epoch, first seq), due entries by time.
  */
 import type { BatchKey, DueEntry } from '../ports.js';
+import { isNamespace } from '../thread/thread-address.js';
 import type { JournalBatch } from './batch.js';
 
 const BATCH_NAME = /^(\d{9})-(\d{9})\.json$/;
@@ -40,11 +41,16 @@ export function parseDueName(name: string): Pick<DueEntry, 'kind' | 'executionId
   return match ? { dueAt: Number(match[1]), kind: match[2] as DueEntry['kind'], executionId: match[3] as string } : undefined;
 }
 
-/** The thread a due entry's body names (it is the entry as JSON); undefined when it names none. */
-export function dueThreadId(body: string): string | undefined {
+/**
+ * The thread a due entry's body names (it is the entry as JSON): its id, and the person's namespace
+ * it lives in when it is not the shared one (docs/protocol.md §6.11); undefined when it names none.
+ */
+export function dueThreadOf(body: string): Pick<DueEntry, 'threadId' | 'namespace'> | undefined {
   try {
-    const value = JSON.parse(body) as { threadId?: unknown };
-    return typeof value.threadId === 'string' ? value.threadId : undefined;
+    const value = JSON.parse(body) as { threadId?: unknown; namespace?: unknown };
+    if (typeof value.threadId !== 'string') return undefined;
+    if (value.namespace === undefined) return { threadId: value.threadId };
+    return isNamespace(value.namespace) ? { threadId: value.threadId, namespace: value.namespace } : undefined;
   } catch {
     return undefined;
   }

@@ -20,6 +20,7 @@ import { compareAndSwap } from '../thread/compare-and-swap.js';
 import { detachedPast } from '../thread/detach-transitions.js';
 import type { ThreadDocument } from '../thread/document.js';
 import { cancelCurrentExecution } from '../thread/interrupt-transitions.js';
+import { threadStoreAt } from '../thread/thread-address.js';
 import { eventFactory } from '../translate/events.js';
 import { translatorFor } from '../translate/run-translator.js';
 
@@ -45,8 +46,13 @@ export async function sweep(deps: SweepDeps): Promise<number> {
   const due = await journal.due(deps.clock(), PER_SWEEP);
   for (const entry of due) {
     try {
-      if (entry.kind === 'detached') await endDetached(deps, journal, entry);
-      else await expireJournal(deps, journal, entry);
+      // The entry's thread as its namespace addresses it (docs/protocol.md §6.11): a person's thread
+      // is read, written and journaled where their requests put it, and entries scheduled from here
+      // keep the namespace (lib/core/thread/thread-address.ts).
+      const store = threadStoreAt(deps.store, entry.namespace);
+      const threadJournal = store.journal ?? journal;
+      if (entry.kind === 'detached') await endDetached({ ...deps, store }, threadJournal, entry);
+      else await expireJournal({ ...deps, store }, threadJournal, entry);
     } catch (error) {
       deps.logger.warn('could not handle a due entry; it is tried again later', { kind: entry.kind, executionId: entry.executionId, error: errorFields(error) });
       await journal.schedule({ ...entry, dueAt: deps.clock() + RETRY_DUE_MS }, entry).catch(() => undefined);

@@ -4,12 +4,12 @@
  * means another instance changed the thread, so it re-reads and decides again.
  */
 
-import { contextIdFor } from '../a2a/outbound.js';
 import { AdapterError } from '../errors.js';
 import type { RunRequest } from '../protocol/run-request.js';
 import { type Execution, newExecution, THREAD_SCHEMA_VERSION, type ThreadDocument } from './document.js';
 import { keyedRecord, newestEntries, ownValue, withEntry } from './keyed-record.js';
 import { answeredAsMissing, foreignTo } from './ownership.js';
+import { contextIdOf, namespaceOf } from './thread-address.js';
 import { holdingRun } from './thread-run.js';
 
 /**
@@ -41,9 +41,9 @@ export function admitRun(stored: ThreadDocument | undefined, request: RunRequest
   const isResume = request.resume !== undefined;
   const lease = { runId: request.runId, leaseId: context.leaseId, expiresAt: context.now + context.leaseTtlMs, graceMs: context.graceMs };
 
-  // Another person's thread, before anything about it can show (docs/protocol.md §6.3): a resume is
-  // answered as for no thread; a new turn cannot open a thread under an id that is taken, and says
-  // only that — the answer a binding conflict gets, whatever the thread's state.
+  // A person reads only their own namespace (docs/protocol.md §6.3), so this meets only a document
+  // there bound to someone else, which the adapter never writes: a resume is answered as for no
+  // thread; a new turn cannot open a thread under an id that is taken, and says only that.
   const foreign = foreignTo(stored, request.caller);
   if (foreign) {
     throw answeredAsMissing(isResume ? new AdapterError('EXECUTION_LOST', 'executionLostResume') : new AdapterError('THREAD_BINDING_CONFLICT', 'threadBindingConflict'), foreign);
@@ -55,7 +55,8 @@ export function admitRun(stored: ThreadDocument | undefined, request: RunRequest
       document: {
         schemaVersion: THREAD_SCHEMA_VERSION,
         threadId: request.threadId,
-        contextId: contextIdFor(request.threadId),
+        // The caller's own namespace is where a new thread is created (docs/protocol.md §6.11).
+        contextId: contextIdOf(request.threadId, namespaceOf(request.caller)),
         cwd: request.cwd,
         userId,
         iacCodeSessionId: null,

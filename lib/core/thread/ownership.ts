@@ -1,13 +1,12 @@
 /**
  * Whose thread it is (docs/protocol.md §6.3): a thread belongs to the user id it was bound to by its
  * first run — for a person, the token's claim (lib/core/protocol/run-request.ts puts it there).
- * A person sees only their own threads; to them another person's thread — or a service's, bound to
- * another user id or to none — does not exist: every route answers exactly what it answers for a
- * thread id never used, and the refusal carries a ForeignThread, which the HTTP layer logs at warn
- * with both user ids' hashes (lib/http/rejection-log.ts). A service sees every thread, as before.
- *
- * The binding lives in the thread document, so ownership holds across restarts and instances and on
- * every store driver.
+ * A person's thread ids lead to their own namespace (lib/core/thread/thread-address.ts), so another
+ * person's thread is never even read for them. This check stays behind that, for a document in a
+ * person's namespace bound to another user id or to none — which the adapter never writes: every
+ * route then answers exactly what it answers for a thread id never used, and the refusal carries a
+ * ForeignThread, which the HTTP layer logs at warn with both user ids' hashes (lib/http/rejection-log.ts).
+ * A service is checked by the binding alone.
  */
 import type { Caller } from '../caller.js';
 import { AdapterError } from '../errors.js';
