@@ -75,19 +75,7 @@ describe('runs that outlive their instance', () => {
     // B owns this run (A was killed by the test above); a third instance will have to end it.
     const owner = b;
     const threadId = uniqueId('thread');
-    const controller = new AbortController();
-    const response = await fetch(`${owner.url}/`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...ASK_GRACE },
-      body: JSON.stringify(runBody({ threadId, text: 'long running' })),
-      signal: controller.signal,
-    });
-    await readRecords(response, { cutAfter: 6, controller });
-    await until(async () => (await thread(threadId))?.activeRun?.detachedUntil !== undefined, 10_000, 50);
-    const { executionId, taskId } = (await thread(threadId))?.execution as { executionId: string; taskId: string };
-    // Its deadline is on the due list too, where another instance's sweeper finds it.
-    const journal = ossStore((instances as TwoInstances).oss).journal;
-    await until(async () => (await journal.due(Date.now() + 600_000, 1_000)).some((entry) => entry.executionId === executionId), 5_000, 50);
+    // Started first: the 3-second grace then covers only what it is meant to (a loaded machine takes seconds to start a process).
     const other = await startAdapterProcess({
       IAC_CODE_AGUI_A2A_URL: kernel.url,
       IAC_CODE_AGUI_STATE_STORE: 'oss',
@@ -98,8 +86,21 @@ describe('runs that outlive their instance', () => {
       ALIBABA_CLOUD_ACCESS_KEY_SECRET: 'test-secret',
       IAC_CODE_AGUI_DETACH_GRACE_MS: String(GRACE_MS),
     });
-    owner.child.kill('SIGSTOP');
     try {
+      const controller = new AbortController();
+      const response = await fetch(`${owner.url}/`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...ASK_GRACE },
+        body: JSON.stringify(runBody({ threadId, text: 'long running' })),
+        signal: controller.signal,
+      });
+      await readRecords(response, { cutAfter: 6, controller });
+      await until(async () => (await thread(threadId))?.activeRun?.detachedUntil !== undefined, 10_000, 50);
+      const { executionId, taskId } = (await thread(threadId))?.execution as { executionId: string; taskId: string };
+      // Its deadline is on the due list too, where another instance's sweeper finds it.
+      const journal = ossStore((instances as TwoInstances).oss).journal;
+      await until(async () => (await journal.due(Date.now() + 600_000, 1_000)).some((entry) => entry.executionId === executionId), 5_000, 50);
+      owner.child.kill('SIGSTOP');
       // Any request starts an instance's sweeper (docs/protocol.md §6.15); a new turn on the busy
       // thread is refused THREAD_BUSY while the detached run is within its grace.
       const busy = await fetch(`${other.url}/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(runBody({ threadId })) });
