@@ -180,6 +180,12 @@ export async function judge(outcome: ExecutionOutcome, world: ReattachWorld): Pr
     for (const chunk of chunks) {
       const index = runIndex.get(chunk.runId);
       const expected = index === undefined ? undefined : outcome.expected[index];
+      // A reader from the run's start told at once that the journal holds none of the run: a clear error.
+      const only = chunk.records.length === 1 && chunk.runId === '' ? chunk.terminal?.event : undefined;
+      if (only?.type === 'RUN_ERROR' && CLEAR_ERROR_CODES.has(String(only['code']))) {
+        clearErrors += 1;
+        continue;
+      }
       if (index === undefined || !expected) {
         add('unknown-run', `a run ${chunk.runId} the explorer never started`, reader);
         continue;
@@ -309,8 +315,12 @@ export async function judge(outcome: ExecutionOutcome, world: ReattachWorld): Pr
         continue;
       }
       // A dead branch: the same events but for agent text (regenerated) and span-neutral content; the same text message for message.
+      // A RUN_STARTED goes out before it is journaled (durability.ts): a reader on a dead branch may hold its
+      // producer's, which the takeover started again at another time — the same start but for its timestamp.
       const structural = (records: readonly SseRecordWithId[]) =>
-        records.filter((record) => !TEXT_TYPES.has(record.event.type) && !spanNeutral(record.event)).map((record) => record.data);
+        records
+          .filter((record) => !TEXT_TYPES.has(record.event.type) && !spanNeutral(record.event))
+          .map((record) => (record.event.type === 'RUN_STARTED' ? JSON.stringify({ ...record.event, timestamp: undefined }) : record.data));
       // A reader refused the rest (EVENT_ID_EXPIRED) holds what its producer streamed past a journal
       // that failed — span events too, which no takeover repeats: only what lies before the fork is measured.
       const last = reader.segments.at(-1);

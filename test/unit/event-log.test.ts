@@ -6,6 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { JournalBatch } from '../../lib/core/journal/batch.js';
 import { canonicalOrder, continuationAfter } from '../../lib/core/journal/canonical.js';
+import { MAX_UNJOURNALED } from '../../lib/core/journal/durability.js';
 import { EventLog, type LogRecord } from '../../lib/core/journal/event-log.js';
 import { executionTag } from '../../lib/core/journal/position.js';
 import type { EventJournal } from '../../lib/core/ports.js';
@@ -284,6 +285,33 @@ describe('the cap and the fence (docs/design/reattach.md)', () => {
     const order = canonicalOrder(await journal.read('thread', EXECUTION));
     expect(order.epochs.get(2)).toMatchObject({ start: { kind: 'run' }, lastSeq: 0, full: true });
     expect(continuationAfter(order, { epoch: 2, seq: 2, k: 0 })).toEqual({ kind: 'expired' });
+  });
+
+  it('releases content at most MAX_UNJOURNALED records past what its journal holds: the next waits for a write', async () => {
+    const journal = new GatedJournal();
+    const { log, releases, endTurn } = logWith(journal);
+    log.emit(runStarted, 0);
+    log.emit(tool('t1'), 0);
+    endTurn();
+    endTurn();
+    await settle();
+    expect(releases.flat()).toHaveLength(2);
+    journal.held = true;
+    // Deltas of two messages in turn: nothing merges them, each is a record of its own.
+    for (let i = 0; i < MAX_UNJOURNALED + 10; i += 1) {
+      log.emit({ type: 'TEXT_MESSAGE_CONTENT', timestamp: 1, messageId: i % 2 === 0 ? 'a' : 'b', delta: 'x' }, i + 1);
+      endTurn();
+    }
+    endTurn();
+    await settle();
+    const released = releases.flat().map((record) => record.position.seq);
+    expect(released.at(-1)).toBe(2 + MAX_UNJOURNALED - 1);
+    journal.land();
+    await settle();
+    endTurn();
+    await settle();
+    await log.close();
+    expect(releases.flat()).toHaveLength(2 + MAX_UNJOURNALED + 10);
   });
 
   it('stops at another producer’s fence: nothing more written or released, its readers ended as fenced', async () => {

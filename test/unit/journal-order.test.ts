@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { JournalBatch, JournalEntry } from '../../lib/core/journal/batch.js';
 import { canonicalOrder, continuationAfter, withLiveEpoch } from '../../lib/core/journal/canonical.js';
+import { MAX_UNJOURNALED } from '../../lib/core/journal/durability.js';
 import { eventId, executionTag, parseEventId } from '../../lib/core/journal/position.js';
 import type { AguiEvent } from '../../lib/core/translate/events.js';
 
@@ -233,5 +234,11 @@ describe('a position no producer handed out', () => {
     // Epoch 1 journaled through seq 4 at k = 2: seq 5000 at k = 0 was never handed out.
     expect(continuationAfter(order, { epoch: 1, seq: 5000, k: 0 })).toEqual({ kind: 'expired' });
     expect(continuationAfter(order, { epoch: 1, seq: 6, k: 2 }).kind).toBe('entries');
+  });
+
+  it('is refused on a dead branch further past its epoch’s journal than a producer releases unjournaled', () => {
+    const order = canonicalOrder(run);
+    expect(continuationAfter(order, { epoch: 1, seq: 4 + MAX_UNJOURNALED, k: 2 }).kind).toBe('entries');
+    expect(continuationAfter(order, { epoch: 1, seq: 5 + MAX_UNJOURNALED, k: 2 })).toEqual({ kind: 'expired' });
   });
 });

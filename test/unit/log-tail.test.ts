@@ -21,8 +21,14 @@ const DELTAS = 3 * TAIL_RECORDS;
 
 class FailingJournal extends MemoryEventJournal {
   failing = false;
+  /** Writes still to fail before the journal answers again. */
+  failures = 0;
   override async append(threadId: string, batch: JournalBatch): Promise<void> {
     if (this.failing) throw new Error('the store is down');
+    if (this.failures > 0) {
+      this.failures -= 1;
+      throw new Error('the write failed');
+    }
     await super.append(threadId, batch);
   }
 }
@@ -121,5 +127,38 @@ describe('the bounded tail of a run’s log', () => {
     await reader.done;
     expect(reader.got.map((record) => record.event)).toEqual([expect.objectContaining({ type: 'RUN_ERROR', code: 'EVENT_ID_EXPIRED' })]);
     await log.close();
+  });
+
+  it('tells a reader from the run’s start on another instance, once the run ended, that its journal holds none of it', async () => {
+    // The run's first write failed: the journal holds the marker only (journal-writer.ts); the run streamed on elsewhere and ended.
+    const journal = new FailingJournal();
+    journal.failures = 1;
+    const log = openLog(journal);
+    await streamDeltas(log);
+    endRun(log);
+    await log.close();
+    expect(await journal.read('thread', EXECUTION)).toEqual([expect.objectContaining({ entries: [], full: true, fenceSeq: 1 })]);
+    const ended = { threadId: 'thread', execution: { executionId: EXECUTION, journalEpoch: 1 }, activeRun: null } as unknown as ThreadDocument;
+    const got: LogRecord[] = [];
+    await followExecution(
+      {
+        journal,
+        localLog: () => undefined,
+        readThread: async () => ended,
+        takeOver: async () => undefined,
+        clock: Date.now,
+        pollMs: 10,
+        endWaitMs: 1_000,
+        keepAttached: async () => undefined,
+        maxGraceMs: 0,
+        expired: () => ({ type: 'RUN_ERROR', timestamp: 1, message: 'expired', code: 'EVENT_ID_EXPIRED' }) as AguiEvent,
+        logger: quiet,
+      },
+      // As the route admits it: with the batches its admission read (admit-reattach.ts).
+      { threadId: 'thread', executionId: EXECUTION, position: undefined, batches: await journal.read('thread', EXECUTION) },
+      (records) => got.push(...records),
+      new AbortController().signal,
+    );
+    expect(got.map((record) => record.event)).toEqual([expect.objectContaining({ type: 'RUN_ERROR', code: 'EVENT_ID_EXPIRED' })]);
   });
 });

@@ -4,7 +4,7 @@
  * position receives next. Pure.
  */
 import type { EpochStart, JournalBatch } from './batch.js';
-import { isRegenerableText } from './durability.js';
+import { isRegenerableText, MAX_UNJOURNALED } from './durability.js';
 import { batchKeyOf } from './journal-names.js';
 import { comparePositions, type Position } from './position.js';
 
@@ -148,8 +148,10 @@ export function continuationAfter(canonical: Canonical, position: Position | und
 function deadBranch(entries: readonly CanonicalEntry[], position: Position): Continuation {
   // The text cursor only grows within an epoch: a position behind the cursor of what its epoch
   // journaled before it was never handed out (a forged or garbled id), and is honoured by nothing.
-  const journaledK = entries.findLast((entry) => entry.epoch === position.epoch)?.k ?? 0;
-  if (position.k < journaledK) return { kind: 'expired' };
+  const journaled = entries.findLast((entry) => entry.epoch === position.epoch);
+  if (position.k < (journaled?.k ?? 0)) return { kind: 'expired' };
+  // Nor one further past its epoch's journal than a producer releases unjournaled (durability.ts).
+  if (position.seq > (journaled?.seq ?? 0) + MAX_UNJOURNALED) return { kind: 'expired' };
   const branch = { epoch: position.epoch, k: position.k };
   const later = entries.findIndex((entry) => entry.epoch > position.epoch);
   return { kind: 'entries', entries: later < 0 ? [] : lessHeldText(branch, entries.slice(later)), branch };

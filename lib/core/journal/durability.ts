@@ -19,6 +19,14 @@
 import { type AguiEvent, CUSTOM_TOOL_PROGRESS } from '../translate/events.js';
 import { isPipelineText } from '../translate/pipeline/message-ids.js';
 
+/**
+ * The most records a producer releases past what its journal holds: the record that would go further
+ * waits for a write like an event that must be journaled first (journal-writer.ts). A reader on a
+ * dead branch therefore holds at most this many records past its epoch's journal; an id further out
+ * was never handed out (canonical.ts refuses it).
+ */
+export const MAX_UNJOURNALED = 256;
+
 /** Agent text a takeover can regenerate from the kernel's task history. */
 export function isRegenerableText(event: AguiEvent): event is Extract<AguiEvent, { type: 'TEXT_MESSAGE_CONTENT' }> {
   return event.type === 'TEXT_MESSAGE_CONTENT' && !isPipelineText(event.messageId);

@@ -12,7 +12,7 @@ import { errorFields } from '../error-fields.js';
 import { type EventJournal, type Logger, StoreError } from '../ports.js';
 import type { AguiEvent } from '../translate/events.js';
 import type { EpochStart, JournalBatch, JournalEntry } from './batch.js';
-import { mustBeJournaledFirst } from './durability.js';
+import { MAX_UNJOURNALED, mustBeJournaledFirst } from './durability.js';
 
 export interface JournalWriterOptions {
   /** Undefined: nothing is journaled (a store without a journal). */
@@ -76,7 +76,8 @@ export class JournalWriter {
     if (this.stopped) return false;
     this.unwritten.push(entry);
     this.unwrittenBytes += sseBytes;
-    if (!mustBeJournaledFirst(entry.event as AguiEvent)) return false;
+    // Content goes out before it is journaled, but never more than MAX_UNJOURNALED records ahead (durability.ts).
+    if (!mustBeJournaledFirst(entry.event as AguiEvent) && entry.seq - this.durableSeq < MAX_UNJOURNALED) return false;
     this.barriers.push(entry.seq);
     return true;
   }

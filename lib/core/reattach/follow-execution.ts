@@ -137,6 +137,8 @@ export async function followExecution(deps: FollowDeps, target: FollowTarget, se
     if (endedHere(document, target.executionId, order)) {
       // The run ended short of the event the reader names: no producer placed it.
       if (view.kind === 'ahead') fail('the run ended before the event this reader names');
+      // A reader from the run's start got nothing: its journal holds none of it (a write that failed).
+      else if (delivered === undefined && order.epochs.size > 0) fail('the run ended and its journal holds none of it');
       return;
     }
     if (atFullEnd(order, delivered)) {
