@@ -1,11 +1,11 @@
 /**
- * The console's SSE id tap (lib/console/app/connection/event-id-tap.ts, docs/protocol.md §4.12):
+ * The SSE id tap the console and IacCodeAgent share (lib/client/event-id-tap.ts, docs/protocol.md §4.12):
  * the body reaches the client unchanged, and each event the client hands over is paired with the
  * id of the record it came from — across chunk boundaries, `\r\n` records, heartbeats, records
  * without an id and events the client made up.
  */
 import { describe, expect, it } from 'vitest';
-import { EventIdTap } from '../../lib/console/app/connection/event-id-tap.js';
+import { EventIdTap } from '../../lib/client/event-id-tap.js';
 
 function responseOf(chunks: string[]): Response {
   const encoder = new TextEncoder();

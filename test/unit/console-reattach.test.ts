@@ -1,12 +1,12 @@
 /**
- * When the console reattaches to a lost run and when it stops (lib/console/app/run/reattach-policy.ts,
+ * When the console reattaches to a lost run and when it stops (lib/client/reattach-policy.ts,
  * docs/protocol.md §6.14): the backoff, and what each way an observation can end means — the
  * subscribe route's 404 and 409, a 401, a server error, a broken connection, an observation the
  * adapter ended with "subscribe again", a terminal event.
  */
 import { describe, expect, it } from 'vitest';
-import { ConnectionBroken } from '../../lib/console/app/connection/ending-fetch.js';
-import { BASE_DELAY_MS, backoffMs, eventIdRefused, judgeAttempt, MAX_DELAY_MS } from '../../lib/console/app/run/reattach-policy.js';
+import { ConnectionBroken } from '../../lib/client/ending-fetch.js';
+import { BASE_DELAY_MS, backoffMs, eventIdRefused, judgeAttempt, MAX_DELAY_MS } from '../../lib/client/reattach-policy.js';
 
 /** An HTTP failure as @ag-ui/client's HttpAgent throws it: the status and the parsed body. */
 function httpError(status: number, code: string): Error {

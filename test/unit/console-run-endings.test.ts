@@ -6,7 +6,7 @@
  * reattach.
  */
 import { describe, expect, it } from 'vitest';
-import { type Failure, httpFailure } from '../../lib/console/app/connection/failures.js';
+import { type Failure, httpFailure } from '../../lib/client/failures.js';
 import { planEnding } from '../../lib/console/app/run/run-endings.js';
 
 const OWNER = { observing: false, cancelled: false };

@@ -10,10 +10,11 @@
  * A reload comes back to the thread this tab showed and, once the page may talk to the adapter,
  * reattaches to the run that was streaming (run/conversation.ts, docs/protocol.md §6.14).
  */
+
+import type { Failure } from '../../client/failures.js';
 import type { Composer, Outgoing } from './composer/composer.js';
 import type { Access } from './connection/access.js';
 import type { ConsoleConfig, Example } from './connection/console-config.js';
-import type { Failure } from './connection/failures.js';
 import { el } from './dom.js';
 import { Conversation } from './run/conversation.js';
 import { findThread, forgetThread, listThreads, rememberThread } from './threads/recent-threads.js';

@@ -5,9 +5,9 @@
  * tab has none — and shows the page ready for a first message.
  */
 
+import { unreachable } from '../../client/failures.js';
 import { Composer } from './composer/composer.js';
 import { loadConsoleConfig } from './connection/console-config.js';
-import { unreachable } from './connection/failures.js';
 import { readToken } from './connection/session-token.js';
 import { SignInAccess } from './connection/sign-in-access.js';
 import { TokenAccess } from './connection/token-access.js';

@@ -4,7 +4,7 @@
  * adapter refuses what was sent, the page asks its Access to get access back; what was refused is
  * sent again once it has (console-app.ts).
  */
-import type { Failure } from './failures.js';
+import type { Failure } from '../../../client/failures.js';
 
 export interface Access {
   /** The modal that asks for access; nothing else on the page is used while it is open. */

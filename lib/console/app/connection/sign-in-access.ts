@@ -5,11 +5,12 @@
  * with one renewal first and, only if that fails, the sign-in dialog (the text that was refused is
  * put back in the message box on return). The top bar names who is signed in and signs out.
  */
+
+import type { Failure } from '../../../client/failures.js';
 import { el } from '../dom.js';
 import { SignInDialog } from '../ui/sign-in-dialog.js';
 import type { Access } from './access.js';
 import type { SignInConfig } from './console-config.js';
-import type { Failure } from './failures.js';
 import { OidcSession, SignInError } from './oidc-session.js';
 import { forgetToken } from './session-token.js';
 

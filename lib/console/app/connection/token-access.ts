@@ -1,7 +1,8 @@
 /** Access by the shared token typed into the token dialog (docs/architecture.md §4.7): for an adapter without a sign-in. */
+
+import type { Failure } from '../../../client/failures.js';
 import type { TokenDialog } from '../ui/token-dialog.js';
 import type { Access } from './access.js';
-import type { Failure } from './failures.js';
 import { readToken } from './session-token.js';
 
 export class TokenAccess implements Access {

@@ -7,7 +7,7 @@
  * friends) is shown here, where the answer was given, and the forms stay usable.
  */
 import type { Interrupt, ResumeEntry } from '@ag-ui/client';
-import type { Failure } from '../connection/failures.js';
+import type { Failure } from '../../../client/failures.js';
 import { el } from '../dom.js';
 import { factsOf, messageWithoutOptions } from './interrupt-facts.js';
 import { wordsFor } from './interrupt-kinds.js';

@@ -2,7 +2,7 @@
  * One thread on screen (docs/architecture.md §4.7): sends turns and resumes through run-client.ts,
  * shows each run and keeps it for a reload (run/thread-transcript.ts), keeps the thread's pending
  * interrupts, takes back what a refused token never let through, cancels its execution, and
- * reattaches through the subscribe route (run/reattach.ts, docs/protocol.md §6.14) whenever a
+ * reattaches through the subscribe route (lib/client/reattach.ts, docs/protocol.md §6.14) whenever a
  * run's stream is lost: at once when the connection drops, when the page comes back after a
  * reload, and when a thread another tab ran is opened here.
  *
@@ -14,9 +14,12 @@
  * run marks when the page was away.
  */
 import type { Interrupt, ResumeEntry } from '@ag-ui/client';
+import { cancelExecution } from '../../../client/cancel-execution.js';
+import { type Failure, failureOf, type ThreadHolder } from '../../../client/failures.js';
+import { reattach } from '../../../client/reattach.js';
+import { BASE_DELAY_MS, MAX_ATTEMPTS, type ReattachEnd, streamEnded } from '../../../client/reattach-policy.js';
 import type { Outgoing } from '../composer/composer.js';
-import { type Failure, failureOf, type ThreadHolder } from '../connection/failures.js';
-import { readToken } from '../connection/session-token.js';
+import { adapter, readToken } from '../connection/session-token.js';
 import { InterruptPanel } from '../interrupts/interrupt-panel.js';
 import { rememberThread } from '../threads/recent-threads.js';
 import { clearLiveRun, liveRun, pendingOf, recordLiveRun, rememberCurrentThread, savePending } from '../threads/run-records.js';
@@ -24,9 +27,6 @@ import { iacCodeOf, newId, type ThreadActivity, type ThreadSettings, titleFrom }
 import { CUSTOM_SESSION, type EventRecord, obj, str } from '../transcript/event-fields.js';
 import type { PipelineTree } from '../transcript/pipeline-tree.js';
 import { consoleNote, consoleState } from '../transcript/run-view.js';
-import { cancelExecution } from './cancel-execution.js';
-import { reattach } from './reattach.js';
-import { BASE_DELAY_MS, MAX_ATTEMPTS, type ReattachEnd, streamEnded } from './reattach-policy.js';
 import { streamRun } from './run-client.js';
 import { planEnding, type RunEnd, type RunOrigin } from './run-endings.js';
 import { type ShownRun, type ShownTurn, ThreadTranscript } from './thread-transcript.js';
@@ -207,7 +207,7 @@ export class Conversation {
     // Said before asking: an observed run may see its task end before the cancel's answer arrives.
     if (live) live.cancelled = true;
     const target = { executionId, threadId: this.settings.threadId, rosInvocationId: this.settings.rosInvocationId };
-    const result = await cancelExecution(target, readToken());
+    const result = await cancelExecution(target, adapter);
     if ('failure' in result) {
       if (live) live.cancelled = false;
       if (result.failure.kind === 'unauthorized') this.hooks.unauthorized(result.failure);
@@ -359,7 +359,7 @@ export class Conversation {
   }
 
   private async stopHolder(holder: ThreadHolder, offer: HTMLElement): Promise<void> {
-    const result = await cancelExecution({ executionId: holder.executionId, threadId: this.settings.threadId, rosInvocationId: this.settings.rosInvocationId }, readToken());
+    const result = await cancelExecution({ executionId: holder.executionId, threadId: this.settings.threadId, rosInvocationId: this.settings.rosInvocationId }, adapter);
     if ('failure' in result) {
       if (result.failure.kind === 'unauthorized') this.hooks.unauthorized(result.failure);
       this.hooks.say(`Stop failed: ${result.failure.message} (${result.failure.code})`);
@@ -410,7 +410,7 @@ export class Conversation {
     let opened = false;
     let replaying = false;
     return reattach(target, {
-      token: readToken,
+      connection: adapter,
       signal: live.abort.signal,
       // A dropped stream waits a moment (the network may be switching); a reload has waited enough.
       firstDelayMs: reason === 'dropped' ? BASE_DELAY_MS : 0,

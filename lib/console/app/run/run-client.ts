@@ -4,9 +4,8 @@
  * user message anyway (docs/protocol.md §3), and replaying earlier turns — images included — would
  * only grow the body towards its 12 MiB limit.
  */
-import { type AgentSubscriber, type BaseEvent, HttpAgent, type InputContent, type ResumeEntry } from '@ag-ui/client';
-import { endingFetch } from '../connection/ending-fetch.js';
-import { EventIdTap } from '../connection/event-id-tap.js';
+import { type AgentSubscriber, HttpAgent, type InputContent, type ResumeEntry } from '@ag-ui/client';
+import { type OnEvent, type Streamed, tappedFetch } from '../../../client/event-stream.js';
 import { authHeaders } from '../connection/session-token.js';
 import { newId } from '../threads/thread-settings.js';
 
@@ -24,20 +23,7 @@ export interface RunRequest {
   abort: AbortController;
 }
 
-/** What ended a stream short of its terminal event: an HTTP error, a network failure, an abort. */
-export interface Streamed {
-  thrown?: unknown;
-}
-
-/** Each event of a stream, with its SSE id when it had one (docs/protocol.md §4.12). */
-export type OnEvent = (event: BaseEvent, id: string | undefined) => void;
-
-/** The fetch a stream's agent uses: one that ends instead of erroring (ending-fetch.ts), read through an id tap. */
-export function tappedFetch(): { fetch: (url: string, init: RequestInit) => Promise<Response>; tap: EventIdTap; broken: () => unknown } {
-  const connection = endingFetch();
-  const tap = new EventIdTap();
-  return { fetch: async (url, init) => tap.wrap(await connection.fetch(url, init)), tap, broken: () => connection.broken };
-}
+export type { OnEvent, Streamed };
 
 /**
  * Runs an agent to its end, each event to `onEvent`. A failure is returned, not thrown: the caller
@@ -58,7 +44,9 @@ export async function drive(
   const handled = { stopPropagation: true } as unknown as ReturnType<NonNullable<AgentSubscriber['onRunFailed']>>;
   try {
     await agent.runAgent(parameters, {
-      onEvent: ({ event }) => onEvent(event, connection.tap.idOf(event)),
+      onEvent: ({ event }) => {
+        onEvent(event, connection.tap.idOf(event));
+      },
       onRunFailed: ({ error }) => {
         thrown ??= error;
         return handled;
@@ -74,7 +62,7 @@ export async function drive(
 /**
  * The detach grace the console asks for (docs/protocol.md §6.15 "Whose grace"): a reload or a lost
  * connection has a minute to come back before the run is cancelled; the server may allow less.
- * Stop is the cancel route, never a dropped connection (cancel-execution.ts).
+ * Stop is the cancel route, never a dropped connection (lib/client/cancel-execution.ts).
  */
 const RELOAD_GRACE = { 'X-Iac-Code-Detach-Grace-Ms': '60000' };
 

@@ -14,9 +14,9 @@
  * - A connection lost for good: the record stays when a reload could still reattach.
  */
 import type { Interrupt } from '@ag-ui/client';
-import type { Failure } from '../connection/failures.js';
+import type { Failure } from '../../../client/failures.js';
+import { MAX_ATTEMPTS, type ReattachEnd } from '../../../client/reattach-policy.js';
 import { obj, str } from '../transcript/event-fields.js';
-import { MAX_ATTEMPTS, type ReattachEnd } from './reattach-policy.js';
 
 /** RUN_ERROR codes after which the interrupts are still pending and may be answered again (docs/protocol.md §2, §5). */
 const RETRYABLE_RESUME_CODES = new Set(['RESUME_PAYLOAD_INVALID', 'UNKNOWN_INTERRUPT', 'INCOMPLETE_RESUME', 'RESUME_ALREADY_APPLIED', 'SESSION_BACKUP_NOT_READY']);

@@ -4,7 +4,7 @@
  * adapter gave it (translated; a kernel failure's own reason), its code, and the next step the
  * code calls for (transcript/next-steps.ts). A cancel is no failure: it is said without an alert.
  */
-import type { Failure, ThreadHolder } from '../connection/failures.js';
+import type { Failure, ThreadHolder } from '../../../client/failures.js';
 import { el } from '../dom.js';
 import { num, str } from './event-fields.js';
 import { nextStepFor } from './next-steps.js';

@@ -8,7 +8,7 @@
  * an error before the stream, a lost connection, nothing left to watch). They are applied and
  * logged like the rest, so a reload replays a run exactly as it was shown (threads/transcript-log.ts).
  */
-import { type Failure, runErrorFailure } from '../connection/failures.js';
+import { type Failure, runErrorFailure } from '../../../client/failures.js';
 import { el } from '../dom.js';
 import { artifactCard } from './artifacts.js';
 import { CONSOLE_NOTE, CONSOLE_STATE, CUSTOM_ARTIFACT, CUSTOM_PIPELINE, CUSTOM_SESSION, CUSTOM_TOOL_PROGRESS, type EventRecord, num, obj, str } from './event-fields.js';

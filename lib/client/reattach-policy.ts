@@ -1,7 +1,7 @@
 /**
- * When the console reattaches to a run whose stream was lost — a dropped connection, or a reload
- * (docs/protocol.md §6.14) — and when it stops (the loop is run/reattach.ts; this file is pure, so
- * it is unit-tested without a browser):
+ * When a reader (the console, IacCodeAgent) reattaches to a run whose stream was lost — a dropped
+ * connection, or a reload (docs/protocol.md §6.14) — and when it stops (the loop is reattach.ts;
+ * this file is pure, so it is unit-tested without a browser):
  *
  * - a network failure, a stream that ends without its terminal event, a 5xx, or an observation
  *   that ends `RUN_ERROR A2A_UNAVAILABLE` ("subscribe again": the adapter's instance shut down, the
@@ -10,14 +10,15 @@
  *   starts the count again;
  * - 409 EVENT_ID_EXPIRED / EVENT_ID_MISMATCH, or 400 for the id → the adapter no longer holds what
  *   follows the last event shown (or never did: a store without a journal): followed again at
- *   once without the id (§6.15) — `eventIdRefused`;
+ *   once without the id (§6.15) — `eventIdRefused` — when the reader can show the run again from
+ *   its start (the console); a reader that promised each event once ends there instead;
  * - 404 EXECUTION_NOT_FOUND → gone: the run ended long ago, or — with no detach grace configured —
  *   was cancelled when its caller left with no answer owed (§6.8): there is nothing to catch up on;
  * - 409 OBSERVATION_IDENTITY_CHANGED → replaced: another execution started on the thread;
  * - 401 → the token; any other answer → failed, as the adapter said it.
  */
-import { type Failure, failureOf } from '../connection/failures.js';
-import { type EventRecord, str } from '../transcript/event-fields.js';
+import { type EventRecord, str } from './event-record.js';
+import { type Failure, failureOf } from './failures.js';
 
 export const BASE_DELAY_MS = 500;
 export const MAX_DELAY_MS = 8_000;

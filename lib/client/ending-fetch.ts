@@ -1,9 +1,10 @@
 /**
- * The fetch the console's HttpAgents use: a response body that breaks mid-stream (a network cut,
- * a proxy resetting the connection) ends instead of erroring, and the break is kept. @ag-ui/client
- * 1.0 rethrows a body error from its reader's cancel, where nothing can catch it (the page would
- * report an unhandled rejection); an ended body is a stream without its terminal event, which the
- * console reads as a lost connection and reattaches (run/reattach.ts, docs/protocol.md §6.14).
+ * The fetch the client's streams use (the console's and IacCodeAgent's): a response body that breaks
+ * mid-stream (a network cut, a proxy resetting the connection) ends instead of erroring, and the
+ * break is kept. @ag-ui/client 1.0 rethrows a body error from its reader's cancel, where nothing can
+ * catch it (a page would report an unhandled rejection); an ended body is a stream without its
+ * terminal event, which the client reads as a lost connection and reattaches (reattach.ts,
+ * docs/protocol.md §6.14).
  */
 export class ConnectionBroken extends Error {
   override readonly name = 'ConnectionBroken';
@@ -15,14 +16,14 @@ export interface EndingFetch {
   readonly broken: ConnectionBroken | undefined;
 }
 
-export function endingFetch(): EndingFetch {
+export function endingFetch(underlying: (url: string, init: RequestInit) => Promise<Response> = (url, init) => fetch(url, init)): EndingFetch {
   let broken: ConnectionBroken | undefined;
   return {
     get broken() {
       return broken;
     },
     async fetch(url, init) {
-      const response = await fetch(url, init);
+      const response = await underlying(url, init);
       if (!response.body) return response;
       const reader = response.body.getReader();
       const body = new ReadableStream<Uint8Array>({

@@ -1,8 +1,8 @@
 /**
  * The SSE `id:` of each event a run's stream carries (docs/protocol.md §4.12), for the reattach
  * that continues after it with `Last-Event-ID` (§6.15). @ag-ui/client parses the stream and hands
- * the console events without their ids, so the response body passes through this tap on its way to
- * the client: each record is read here before the client sees its bytes, so when the client hands
+ * out events without their ids, so the response body passes through this tap on its way to the
+ * parser: each record is read here before the client sees its bytes, so when the client hands
  * over an event its record is already queued, and `idOf` pairs the two in order.
  */
 
