@@ -70,6 +70,10 @@ export interface CopilotKitSuite {
   stack: Stack;
   runtime: RuntimeProcess;
   browser: Browser;
+  /** Stops (SIGTERM) or kills (SIGKILL) the runtime process and starts a new one on the same port. */
+  restartRuntime(how: 'stop' | 'kill'): Promise<void>;
+  /** The page's requests to CopilotKit's runtime, `METHOD /path`, in order. */
+  runtimeRequests: string[];
   /** Responses of 400 and above the page received: status, method, address. */
   httpErrors: string[];
   /** The adapter's log messages about this thread, in order (`run admitted resume=false`, `run ended event="RUN_FINISHED" outcome="success"`…). */
@@ -91,25 +95,36 @@ export interface CopilotKitSuiteOptions {
 export function copilotKitSuite(options: CopilotKitSuiteOptions): CopilotKitSuite {
   const suite = {} as CopilotKitSuite;
   suite.httpErrors = [];
+  // Every runtime process's output, a restarted one's after the one before.
+  const runtimeLines: string[][] = [];
+  suite.restartRuntime = async (how) => {
+    const port = Number(new URL(suite.runtime.url).port);
+    await (how === 'kill' ? suite.runtime.kill() : suite.runtime.stop());
+    suite.runtime = await startRuntime({ wiring: options.wiring, adapterUrl: suite.stack.url, cwd: CWD, port });
+    runtimeLines.push(suite.runtime.lines);
+  };
+  suite.runtimeRequests = [];
   let allowed: RegExp[] = [];
-  let seen = 0;
   suite.allow = (pattern) => {
     allowed.push(pattern);
   };
+  // Each source grows on its own: what was seen is counted per source, never as one list's index.
+  const sources = (): string[][] => [
+    suite.httpErrors.map((line) => `browser http ${line}`),
+    (suite.browser?.problems ?? []).map((line) => `browser ${line}`),
+    runtimeLines.flat().map((line) => `runtime ${line}`),
+    // Warnings, errors, and every request refused before its stream (logged at info with its code, lib/http/rejection-log.ts).
+    (suite.stack?.logs ?? []).filter((line) => /"level":"(warn|error)"/.test(line) || /"code":"/.test(line)).map((line) => `adapter ${line}`),
+  ];
+  let seen: number[] = [];
   suite.newProblems = () => {
-    const all = suite.problems();
-    const fresh = all.slice(seen).filter((line) => !allowed.some((pattern) => pattern.test(line)));
-    seen = all.length;
+    const all = sources();
+    const fresh = all.flatMap((lines, index) => lines.slice(seen[index] ?? 0)).filter((line) => !allowed.some((pattern) => pattern.test(line)));
+    seen = all.map((lines) => lines.length);
     allowed = [];
     return fresh;
   };
-  suite.problems = () => [
-    ...suite.httpErrors.map((line) => `browser http ${line}`),
-    ...(suite.browser?.problems ?? []).map((line) => `browser ${line}`),
-    ...(suite.runtime?.lines ?? []).map((line) => `runtime ${line}`),
-    // Warnings, errors, and every request refused before its stream (logged at info with its code, lib/http/rejection-log.ts).
-    ...(suite.stack?.logs ?? []).filter((line) => /"level":"(warn|error)"/.test(line) || /"code":"/.test(line)).map((line) => `adapter ${line}`),
-  ];
+  suite.problems = () => sources().flat();
   suite.adapterSaw = (threadId) =>
     (suite.stack?.logs ?? []).flatMap((line) => {
       const record = JSON.parse(line) as Record<string, unknown>;
@@ -120,10 +135,15 @@ export function copilotKitSuite(options: CopilotKitSuiteOptions): CopilotKitSuit
   beforeAll(async () => {
     suite.stack = await startStack({ store: 'file', config: { detachGraceMs: 60_000 }, ...options.stack });
     suite.runtime = await startRuntime({ wiring: options.wiring, adapterUrl: suite.stack.url, cwd: CWD });
+    runtimeLines.push(suite.runtime.lines);
     suite.browser = await launchBrowser();
     // Chromium's "Failed to load resource" says no address: each such response is kept with its own.
     suite.browser.page.on('console', (message) => {
       if (message.type() === 'error' && message.text().startsWith('Failed to load resource')) suite.httpErrors.push(`(console) ${message.location().url}`);
+    });
+    suite.browser.page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (url.pathname.startsWith('/api/copilotkit')) suite.runtimeRequests.push(`${request.method()} ${url.pathname}`);
     });
     suite.browser.page.on('response', (response) => {
       if (response.status() >= 400) suite.httpErrors.push(`${response.status()} ${response.request().method()} ${response.url()}`);

@@ -108,6 +108,40 @@ describe('CopilotKit, wired the plain way (HttpAgent + InMemoryAgentRunner)', { 
     expect(await threadRun(threadId)).toBeNull();
   });
 
+  it('denies a permission with "Deny": the run goes on to its end with the command skipped', async () => {
+    const { page } = suite.browser;
+    const threadId = await openApp(page, suite.runtime.url);
+    await sendMessage(page, 'permission please');
+    const card = page.locator('.interrupt-card');
+    await card.getByRole('button', { name: 'Deny' }).click();
+    await assistant(page).last().filter({ hasText: 'the command was skipped.' }).waitFor();
+    await chatIdle(page);
+    await card.waitFor({ state: 'detached' });
+    const answer = suite.stack.emulator.callsOf('SendStreamingMessage').at(-1)?.params as { message: { parts: Array<{ data?: { decision?: string } }> } };
+    expect(answer.message.parts[0]?.data?.decision).toBe('deny');
+    expect(suite.adapterSaw(threadId)).toEqual([
+      'run admitted resume=false',
+      'run ended event="RUN_FINISHED" outcome="interrupt"',
+      'run admitted resume=true',
+      'run ended event="RUN_FINISHED" outcome="success"',
+    ]);
+  });
+
+  it('answers a question by one of its options (a oneOf responseSchema), and the run goes on', async () => {
+    const { page } = suite.browser;
+    await openApp(page, suite.runtime.url);
+    await sendMessage(page, 'question please');
+    const card = page.locator('.interrupt-card');
+    await card.waitFor();
+    await chatIdle(page);
+    expect(await card.getAttribute('data-reason')).toBe('input_required');
+    expect(await card.locator('.interrupt-options button').allTextContents()).toEqual(['Plan A', 'Plan B', 'Cancel']);
+    await card.getByRole('button', { name: 'Plan B' }).click();
+    await assistant(page).last().filter({ hasText: 'You chose: Plan B.' }).waitFor();
+    await chatIdle(page);
+    await card.waitFor({ state: 'detached' });
+  });
+
   it('stops a run with Stop, and the next message is answered (no THREAD_BUSY)', async () => {
     const { page } = suite.browser;
     const threadId = await openApp(page, suite.runtime.url);
@@ -140,14 +174,64 @@ describe('CopilotKit, wired the plain way (HttpAgent + InMemoryAgentRunner)', { 
     const threadId = await openApp(page, suite.runtime.url);
     await sendMessage(page, 'steps slowly');
     await assistant(page).last().filter({ hasText: 'step 5.' }).waitFor();
+    const before = suite.runtimeRequests.length;
     await page.reload();
     await chatInput(page).waitFor();
     expect(await page.locator('#app').getAttribute('data-thread-id')).toBe(threadId);
     await assistant(page).last().filter({ hasText: 'step 60.' }).waitFor();
     await chatIdle(page);
     await suite.browser.screenshot('copilotkit-plain-reloaded');
+    // The reloaded page asked the runtime to connect, and the runtime replayed the run from its memory.
+    const afterReload = suite.runtimeRequests.slice(before);
+    expect(afterReload).toContain('POST /api/copilotkit/agent/default/connect');
+    expect(afterReload).not.toContain('POST /api/copilotkit/agent/default/run');
     expect(await page.getByTestId('copilot-user-message').allTextContents()).toEqual([expect.stringContaining('steps slowly')]);
     expect(await assistant(page).count()).toBe(1);
     expect(suite.adapterSaw(threadId)).toEqual(['run admitted resume=false', 'run ended event="RUN_FINISHED" outcome="success"']);
+  });
+
+  it('after the runtime is killed mid-run and started again, a reload shows an empty chat (recorded: the plain wiring keeps the thread in the runtime memory)', async () => {
+    const { page } = suite.browser;
+    const threadId = await openApp(page, suite.runtime.url);
+    await sendMessage(page, 'steps slowly');
+    await assistant(page).last().filter({ hasText: 'step 5.' }).waitFor();
+    // Whatever the earlier tests left has been checked: only this test's lines count from here.
+    expect(suite.newProblems()).toEqual([]);
+    await suite.restartRuntime('kill');
+    await chatIdle(page);
+    // What the page says when its runtime dies mid-stream — CopilotKit's errors for the broken run —
+    // and the adapter's cancelled run (its reader, the runtime, left without asking for a grace).
+    const atKill = [
+      /^browser http \(console\) .*\/api\/copilotkit\/agent\/default\/run$/,
+      /^browser console\.error: Failed to load resource: net::ERR_INCOMPLETE_CHUNKED_ENCODING$/,
+      /^browser console\.error: \[CopilotKit\] Error \(agent_run_failed_event\): TypeError: network error/,
+      /^browser console\.error: Agent execution failed: TypeError: network error$/,
+      /^browser console\.error: \[CopilotKit\] Error \(agent_run_failed\): TypeError: network error/,
+      /^browser pageerror: network error$/,
+      /^adapter .*"level":"warn","message":"run ended",.*"event":"RUN_ERROR","code":"CANCELLED"/,
+    ];
+    const killed: string[] = [];
+    await expect
+      .poll(() => {
+        killed.push(...suite.newProblems());
+        return killed.filter((line) => /pageerror: network error|"code":"CANCELLED"/.test(line)).length;
+      })
+      .toBe(2);
+    expect(killed.filter((line) => !atKill.some((pattern) => pattern.test(line)))).toEqual([]);
+
+    await page.reload();
+    await chatInput(page).waitFor();
+    await chatIdle(page);
+    await suite.browser.screenshot('copilotkit-plain-runtime-restarted');
+    // The new runtime knows nothing of the thread: the chat is empty, the words already streamed are gone.
+    expect(await page.getByTestId('copilot-user-message').count()).toBe(0);
+    expect(await assistant(page).count()).toBe(0);
+    expect(suite.adapterSaw(threadId)).toEqual(['run admitted resume=false', 'run ended event="RUN_ERROR" code="CANCELLED"']);
+    expect(await threadRun(threadId)).toBeNull();
+
+    // The thread itself is free: the next message is answered.
+    await sendMessage(page, 'hello after the restart');
+    await assistant(page).last().filter({ hasText: 'You said: hello after the restart' }).waitFor();
+    await chatIdle(page);
   });
 });
