@@ -19,6 +19,19 @@ afterEach(() => {
   expect(suite.newProblems()).toEqual([]);
 });
 
+/** Waits until the newest assistant message shows `text`; on timeout, fails with what the chat showed. */
+async function answerShows(page: Page, text: string): Promise<void> {
+  try {
+    await assistant(page).last().filter({ hasText: text }).waitFor();
+  } catch (error) {
+    const chat = await page
+      .getByTestId('copilot-chat')
+      .textContent()
+      .catch(() => '(no chat)');
+    throw new Error(`the chat never showed ${JSON.stringify(text)}; it showed:\n${chat}\nproblems: ${JSON.stringify(suite.problems())}`, { cause: error });
+  }
+}
+
 /** Waits until CopilotChat says no run is going on. */
 async function chatIdle(page: Page): Promise<void> {
   await page.locator('[data-testid="copilot-chat"][data-copilot-running="false"]').waitFor();
@@ -43,7 +56,7 @@ describe('CopilotKit, wired the plain way (HttpAgent + InMemoryAgentRunner)', { 
     const { page } = suite.browser;
     const threadId = await openApp(page, suite.runtime.url);
     await sendMessage(page, 'hello from CopilotKit');
-    await assistant(page).last().filter({ hasText: 'Hello from the iac-code emulator. You said: hello from CopilotKit' }).waitFor();
+    await answerShows(page, 'Hello from the iac-code emulator. You said: hello from CopilotKit');
     await chatIdle(page);
     await suite.browser.screenshot('copilotkit-plain-turn');
     expect(await page.getByTestId('copilot-user-message').last().textContent()).toContain('hello from CopilotKit');
@@ -54,7 +67,7 @@ describe('CopilotKit, wired the plain way (HttpAgent + InMemoryAgentRunner)', { 
     const { page } = suite.browser;
     await openApp(page, suite.runtime.url);
     await sendMessage(page, 'tools please');
-    await assistant(page).last().filter({ hasText: 'The template has one VPC.' }).waitFor();
+    await answerShows(page, 'The template has one VPC.');
     await chatIdle(page);
     await suite.browser.screenshot('copilotkit-plain-tools');
     const read = page.locator('.tool-card[data-tool-name="read_file"]');
@@ -83,7 +96,7 @@ describe('CopilotKit, wired the plain way (HttpAgent + InMemoryAgentRunner)', { 
     expect(await threadRun(threadId)).toMatchObject({ state: 'interrupted' });
 
     await card.getByRole('button', { name: 'Allow once' }).click();
-    await assistant(page).last().filter({ hasText: 'The command finished.' }).waitFor();
+    await answerShows(page, 'The command finished.');
     await chatIdle(page);
     await card.waitFor({ state: 'detached' });
     await suite.browser.screenshot('copilotkit-plain-interrupt-answered');
@@ -114,7 +127,7 @@ describe('CopilotKit, wired the plain way (HttpAgent + InMemoryAgentRunner)', { 
     await sendMessage(page, 'permission please');
     const card = page.locator('.interrupt-card');
     await card.getByRole('button', { name: 'Deny' }).click();
-    await assistant(page).last().filter({ hasText: 'the command was skipped.' }).waitFor();
+    await answerShows(page, 'the command was skipped.');
     await chatIdle(page);
     await card.waitFor({ state: 'detached' });
     const answer = suite.stack.emulator.callsOf('SendStreamingMessage').at(-1)?.params as { message: { parts: Array<{ data?: { decision?: string } }> } };
@@ -137,7 +150,7 @@ describe('CopilotKit, wired the plain way (HttpAgent + InMemoryAgentRunner)', { 
     expect(await card.getAttribute('data-reason')).toBe('input_required');
     expect(await card.locator('.interrupt-options button').allTextContents()).toEqual(['Plan A', 'Plan B', 'Cancel']);
     await card.getByRole('button', { name: 'Plan B' }).click();
-    await assistant(page).last().filter({ hasText: 'You chose: Plan B.' }).waitFor();
+    await answerShows(page, 'You chose: Plan B.');
     await chatIdle(page);
     await card.waitFor({ state: 'detached' });
   });
@@ -147,7 +160,7 @@ describe('CopilotKit, wired the plain way (HttpAgent + InMemoryAgentRunner)', { 
     const threadId = await openApp(page, suite.runtime.url);
     suite.allow(/^adapter .*"level":"warn","message":"run ended",.*"event":"RUN_ERROR","code":"CANCELLED"/);
     await sendMessage(page, 'long run please');
-    await assistant(page).last().filter({ hasText: 'step 3.' }).waitFor();
+    await answerShows(page, 'step 3.');
     await page.getByTestId('copilot-send-button').click();
     await chatIdle(page);
     await suite.browser.screenshot('copilotkit-plain-stopped');
@@ -155,7 +168,7 @@ describe('CopilotKit, wired the plain way (HttpAgent + InMemoryAgentRunner)', { 
 
     // At once, as a person would: no waiting for the adapter to notice.
     await sendMessage(page, 'hello after stop');
-    await assistant(page).last().filter({ hasText: 'You said: hello after stop' }).waitFor();
+    await answerShows(page, 'You said: hello after stop');
     await chatIdle(page);
     await suite.browser.screenshot('copilotkit-plain-after-stop');
     expect(stoppedText).not.toContain('step 600.');
@@ -173,12 +186,12 @@ describe('CopilotKit, wired the plain way (HttpAgent + InMemoryAgentRunner)', { 
     const { page } = suite.browser;
     const threadId = await openApp(page, suite.runtime.url);
     await sendMessage(page, 'steps slowly');
-    await assistant(page).last().filter({ hasText: 'step 5.' }).waitFor();
+    await answerShows(page, 'step 5.');
     const before = suite.runtimeRequests.length;
     await page.reload();
     await chatInput(page).waitFor();
     expect(await page.locator('#app').getAttribute('data-thread-id')).toBe(threadId);
-    await assistant(page).last().filter({ hasText: 'step 60.' }).waitFor();
+    await answerShows(page, 'step 60.');
     await chatIdle(page);
     await suite.browser.screenshot('copilotkit-plain-reloaded');
     // The reloaded page asked the runtime to connect, and the runtime replayed the run from its memory.
@@ -194,7 +207,7 @@ describe('CopilotKit, wired the plain way (HttpAgent + InMemoryAgentRunner)', { 
     const { page } = suite.browser;
     const threadId = await openApp(page, suite.runtime.url);
     await sendMessage(page, 'steps slowly');
-    await assistant(page).last().filter({ hasText: 'step 5.' }).waitFor();
+    await answerShows(page, 'step 5.');
     // Whatever the earlier tests left has been checked: only this test's lines count from here.
     expect(suite.newProblems()).toEqual([]);
     await suite.restartRuntime('kill');
@@ -231,7 +244,7 @@ describe('CopilotKit, wired the plain way (HttpAgent + InMemoryAgentRunner)', { 
 
     // The thread itself is free: the next message is answered.
     await sendMessage(page, 'hello after the restart');
-    await assistant(page).last().filter({ hasText: 'You said: hello after the restart' }).waitFor();
+    await answerShows(page, 'You said: hello after the restart');
     await chatIdle(page);
   });
 });

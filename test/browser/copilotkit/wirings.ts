@@ -35,8 +35,8 @@ export interface Wiring {
 /**
  * CopilotKit's `HttpAgent` with our props: every request carries `forwardedProps.iacCode`, its
  * `rosInvocationId` one per thread so a resume repeats it (§3.5, §6.1). The runtime clones the
- * agent per request (a prototype copy), so the options live on the prototype chain's instance
- * fields and `clone` carries them over.
+ * agent per request (`HttpAgent.clone` copies the prototype and HttpAgent's own fields), so
+ * `clone` carries `cwd` over.
  */
 export class PlainIacCodeHttpAgent extends HttpAgent {
   cwd: string;
