@@ -78,6 +78,27 @@ describe('CopilotKit, wired with the client module (IacCodeAgent + IacCodeAgentR
     expect(suite.adapterSaw(threadId)).toEqual(['run admitted resume=false', 'run ended event="RUN_FINISHED" outcome="success"']);
   });
 
+  it("shows each tool as a card, the failed one saying failed (IacCodeToolCard reads the adapter's tool result)", async () => {
+    const { page } = suite.browser;
+    await openApp(page, suite.runtime.url);
+    await sendMessage(page, 'tools please');
+    await answerShows(page, 'The template has one VPC.');
+    await chatIdle(page);
+    await suite.browser.screenshot('copilotkit-iac-code-tools');
+    const read = page.locator('.tool-card[data-tool-name="read_file"]');
+    const lint = page.locator('.tool-card[data-tool-name="lint_template"]');
+    expect(await read.count()).toBe(1);
+    expect(await lint.count()).toBe(1);
+    expect(await read.locator('.tool-result').textContent()).toBe('resource "alicloud_vpc" "main" {}');
+    expect(await read.locator('.tool-status').textContent()).toBe('Done');
+    // CopilotKit says "complete" for both; the card says what iac-code knows.
+    expect(await lint.getAttribute('data-status')).toBe('complete');
+    expect(await lint.getAttribute('data-iac-status')).toBe('failed');
+    expect(await lint.locator('.tool-status').textContent()).toBe('Failed');
+    expect(await lint.locator('.tool-error').textContent()).toBe('lint failed');
+    console.log(`tools: ${(await page.locator('.tool-card').allTextContents()).map((text) => JSON.stringify(text)).join(', ')}`);
+  });
+
   it('shows a permission through useInterrupt, and "Allow once" resumes the run to its end in the chat', async () => {
     const { page } = suite.browser;
     const threadId = await openApp(page, suite.runtime.url);
@@ -89,12 +110,22 @@ describe('CopilotKit, wired with the client module (IacCodeAgent + IacCodeAgentR
     expect(await card.locator('.interrupt-message').textContent()).toBe('Run a local shell command. Allow once?');
     expect(await card.locator('.interrupt-options button').allTextContents()).toEqual(['Allow once', 'Deny', 'Cancel']);
     expect(await threadRun(threadId)).toMatchObject({ state: 'interrupted' });
+    // The command's card, while the permission is pending: waiting, not CopilotKit's "executing".
+    const shell = page.locator('.tool-card[data-tool-name="run_shell"]');
+    await shell.locator('.tool-status', { hasText: 'Waiting for permission' }).waitFor();
+    expect(await shell.getAttribute('data-iac-status')).toBe('waiting');
+    console.log(
+      `permission pending: card ${JSON.stringify(await card.textContent())}; tool ${JSON.stringify(await shell.textContent())} (CopilotKit: ${await shell.getAttribute('data-status')})`,
+    );
 
     await card.getByRole('button', { name: 'Allow once' }).click();
     await answerShows(page, 'The command finished.');
     await chatIdle(page);
     await card.waitFor({ state: 'detached' });
     await suite.browser.screenshot('copilotkit-iac-code-interrupt-answered');
+    await shell.locator('.tool-status', { hasText: 'Done' }).waitFor();
+    // CopilotKit's own answer message is the card's result (a known limit, README).
+    expect(await shell.locator('.tool-result').textContent()).toBe('{"decision":"allow_once"}');
     const answer = suite.stack.emulator.callsOf('SendStreamingMessage').at(-1)?.params as { message: { parts: Array<{ data?: { decision?: string } }> } };
     expect(answer.message.parts[0]?.data?.decision).toBe('allow_once');
     expect(suite.adapterSaw(threadId)).toEqual([
