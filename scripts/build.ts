@@ -32,7 +32,7 @@ import { httpViaRequire } from './build/http-via-require.js';
 import { packageVersionsOnly } from './build/package-versions.js';
 import { type CopiedPackages, copyRuntimePackages, RUNTIME_PACKAGES } from './build/runtime-packages.js';
 import { unreachableModules } from './build/unreachable-modules.js';
-import { buildClient } from './build-client.js';
+import { buildClient, buildClientReact } from './build-client.js';
 
 export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const BUNDLE_FILE = 'index.mjs';
@@ -146,6 +146,7 @@ async function main(): Promise<void> {
   }
   // The client module a CopilotKit or @ag-ui/client app imports (README "Using iac-code from CopilotKit or @ag-ui/client").
   process.stdout.write(`${relative(PROJECT_ROOT, await buildClient())}  (the client module)\n`);
+  process.stdout.write(`${relative(PROJECT_ROOT, await buildClientReact())}  (the client module's React renderers)\n`);
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

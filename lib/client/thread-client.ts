@@ -46,7 +46,7 @@ export async function readMessages(connection: Connection, threadId: string, sig
   return Array.isArray(body.messages) ? body.messages : [];
 }
 
-/** Opens the thread's current run from its start: the response (an SSE stream), or `idle` (204). */
+/** Opens the thread's current run from its start: the response (an SSE stream), or `idle` (204, or 404: a thread never used has no run). */
 export async function openThreadRun(
   connection: Connection,
   threadId: string,
@@ -60,5 +60,10 @@ export async function openThreadRun(
     signal,
   });
   if (response.status === 204) return 'idle';
+  if (response.status === 404) {
+    // A page opening a new thread connects before its first message (CopilotKit does): nothing to follow.
+    await response.body?.cancel().catch(() => undefined);
+    return 'idle';
+  }
   return response;
 }

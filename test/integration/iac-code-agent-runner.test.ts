@@ -37,6 +37,14 @@ describe('IacCodeAgentRunner', () => {
     expect(runtime.runner).toBe(typed);
   });
 
+  it('connect on a thread never used (a page opening a new chat) is an empty conversation, not an error', async () => {
+    const threadId = uniqueId('thread');
+    const connected = await all(runner().connect({ threadId }));
+    expect(connected.map((event) => event.type)).toEqual(['RUN_STARTED', 'MESSAGES_SNAPSHOT', 'RUN_FINISHED']);
+    expect(connected[1]).toMatchObject({ messages: [] });
+    expect(await runner().isRunning({ threadId })).toBe(false);
+  });
+
   it('two runner objects take turns on one thread; connect on another mid-run reassembles the run', async () => {
     const threadId = uniqueId('thread');
     const first = await all(runner().run({ threadId, input: input(threadId, 'hello') }));

@@ -151,10 +151,12 @@ const longRunning: Scenario = async (script) => {
 /**
  * A minute-long turn's shape in 1.5 s: 60 numbered deltas 25 ms apart, then the turn ends (reattach
  * tests, docs/protocol.md §6.15); "steps slowly": 100 ms apart, six seconds — time to kill an
- * instance and take the run over before it ends.
+ * instance and take the run over before it ends; "steps very slowly": 300 ms apart, eighteen
+ * seconds — time to kill a CopilotKit runtime process, start it again and reload the page on a
+ * loaded machine (test/browser/copilotkit/iac-code-wiring.test.ts).
  */
 const steps: Scenario = async (script, input) => {
-  const pace = /\bslowly\b/i.test(input.text) ? 100 : 25;
+  const pace = /\bvery slowly\b/i.test(input.text) ? 300 : /\bslowly\b/i.test(input.text) ? 100 : 25;
   script.task('SUBMITTED');
   for (let i = 1; i <= 60; i += 1) {
     script.text(`step ${i}. `);

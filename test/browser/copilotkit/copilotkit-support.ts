@@ -72,6 +72,8 @@ export interface CopilotKitSuite {
   browser: Browser;
   /** Stops (SIGTERM) or kills (SIGKILL) the runtime process and starts a new one on the same port. */
   restartRuntime(how: 'stop' | 'kill'): Promise<void>;
+  /** Starts one more runtime process with the suite's wiring on the same adapter (a second instance, nothing shared); its output counts as the suite's, and it is stopped after the file. */
+  anotherRuntime(): Promise<RuntimeProcess>;
   /** The page's requests to CopilotKit's runtime, `METHOD /path`, in order. */
   runtimeRequests: string[];
   /** Responses of 400 and above the page received: status, method, address. */
@@ -102,6 +104,13 @@ export function copilotKitSuite(options: CopilotKitSuiteOptions): CopilotKitSuit
     await (how === 'kill' ? suite.runtime.kill() : suite.runtime.stop());
     suite.runtime = await startRuntime({ wiring: options.wiring, adapterUrl: suite.stack.url, cwd: CWD, port });
     runtimeLines.push(suite.runtime.lines);
+  };
+  const others: RuntimeProcess[] = [];
+  suite.anotherRuntime = async () => {
+    const other = await startRuntime({ wiring: options.wiring, adapterUrl: suite.stack.url, cwd: CWD });
+    others.push(other);
+    runtimeLines.push(other.lines);
+    return other;
   };
   suite.runtimeRequests = [];
   let allowed: RegExp[] = [];
@@ -152,6 +161,7 @@ export function copilotKitSuite(options: CopilotKitSuiteOptions): CopilotKitSuit
   afterAll(async () => {
     await suite.browser?.close();
     await suite.runtime?.stop();
+    for (const other of others) await other.stop();
     await suite.stack?.close();
   });
   return suite;

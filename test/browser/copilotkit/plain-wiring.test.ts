@@ -77,8 +77,10 @@ describe('CopilotKit, wired the plain way (HttpAgent + InMemoryAgentRunner)', { 
     expect(await read.locator('.tool-arguments').textContent()).toBe('{"limit":200,"path":"main.tf"}');
     expect(await read.locator('.tool-result').textContent()).toBe('resource "alicloud_vpc" "main" {}');
     expect(await read.getAttribute('data-status')).toBe('complete');
-    // CopilotKit knows only "complete": the failure lives in our CUSTOM tool status it ignores (issue 28).
+    // CopilotKit knows only "complete"; the client module's IacCodeToolCard reads the failure from the
+    // tool's result (lib/client/react/tool-status.ts), whatever the wiring.
     expect(await lint.getAttribute('data-status')).toBe('complete');
+    expect(await lint.locator('.tool-status').textContent()).toBe('Failed');
     expect(await lint.locator('.tool-result').textContent()).toContain('lint failed');
   });
 

@@ -9,10 +9,15 @@
  *   default `InMemoryAgentRunner`. No detach-grace header, so a dropped connection (Stop) cancels
  *   the run (§6.8, §6.15 "Whose grace").
  *
- * Once lib/client/ has `IacCodeAgent` and `IacCodeAgentRunner`, they are a second entry here
- * (`iac-code`: that agent and that runner) and the scenarios that need them are new test files.
+ * - `iac-code`: what the README tells a team to write — the client module's `IacCodeAgent` as the
+ *   agent and `IacCodeAgentRunner` as the runner (lib/client/, README "Using iac-code from
+ *   CopilotKit"). The runner holds nothing in process: run, connect, isRunning and stop all go to
+ *   the adapter's routes, so a restarted runtime, or another instance, serves the thread. Both are
+ *   built on the project's @ag-ui/client 1.0 and structurally typed for the runtime's 0.0.59: the
+ *   runner fits `AgentRunner` as it is; the agent, a 1.0 `AbstractAgent`, takes a cast.
  */
 import { type AgentRunner, InMemoryAgentRunner } from '@copilotkit/runtime/v2';
+import { IacCodeAgent, IacCodeAgentRunner } from '../../../lib/client/index.js';
 // CopilotKit's own copy, not the project's @ag-ui/client 1.0.0: the runtime's AbstractAgent is this one's.
 import { type AbstractAgent, HttpAgent, type HttpAgentConfig, type RunAgentInput } from '../../../node_modules/@copilotkit/runtime/node_modules/@ag-ui/client/dist/index.mjs';
 
@@ -69,6 +74,14 @@ export const WIRINGS = {
     },
     runner: new InMemoryAgentRunner(),
   }),
+  'iac-code': (options: WiringOptions): Wiring => {
+    const config = { url: options.adapterUrl, cwd: options.cwd, ...(options.token ? { headers: { authorization: `Bearer ${options.token}` } } : {}) };
+    return {
+      // The runtime only reads the agent's description and clones it: the runner does the runs.
+      agents: { default: new IacCodeAgent(config) as unknown as AbstractAgent },
+      runner: new IacCodeAgentRunner(config),
+    };
+  },
 } satisfies Record<string, (options: WiringOptions) => Wiring>;
 
 export type WiringName = keyof typeof WIRINGS;
