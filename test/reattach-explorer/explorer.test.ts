@@ -21,7 +21,8 @@ describe('the reattach explorer', () => {
   for (const variant of VARIANTS.filter((candidate) => SEEDS[candidate.name])) {
     const seeds = SEEDS[variant.name] as number[];
     it(`${variant.name}, seeds ${seeds.join(', ')}: every reader gets every event exactly once, or a clear error`, { timeout: 120_000 }, async () => {
-      const report = await runVariant(variant, seeds, { concurrency: seeds.length });
+      // Four executions at once: beside npm test's other files, more turns a 2-core machine's schedules into timeouts (PITFALLS).
+      const report = await runVariant(variant, seeds, { concurrency: Math.min(seeds.length, 4) });
       expect(report.violations.map((violation) => `seed ${violation.seed} ${violation.kind}${violation.reader ? ` (${violation.reader})` : ''}: ${violation.detail}`)).toEqual([]);
       // The schedules did what they are for.
       expect(report.runs).toBeGreaterThanOrEqual(seeds.length);
