@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SseEventScanner, trimmedSseBody } from '../../lib/adapters/a2a-kernel/sse-history-trim.js';
+import { unwrapItem } from '../../lib/core/a2a/inbound.js';
+import type { WireStreamItem } from '../../lib/core/a2a/wire-types.js';
 
 /** The trimmed body of a Web stream's bytes, read through the stream's own reader. */
 function trimmed(source: ReadableStream<Uint8Array>, onTaskId?: (taskId: string) => void): ReadableStream<Uint8Array> {
@@ -25,6 +27,21 @@ function pieces(text: string, size: number): string[] {
 }
 
 describe('trimming echoed user history from large SSE events', () => {
+  it('leaves out, and marks, a task’s agent history that alone is over the SDK’s limit (a takeover’s first snapshot of a long answer)', async () => {
+    // 6 MB of agent history, one message per delta: what SubscribeToTask opens with after a 24 MiB answer went half out.
+    const history = Array.from({ length: 60_000 }, (_, index) => ({ messageId: 'm', role: 'ROLE_AGENT', parts: [{ text: `delta ${index} `.padEnd(100, '.') }] }));
+    const task = { id: 't', contextId: 'c', status: { state: 'TASK_STATE_WORKING' }, history, metadata: { iac_code: { iacCodeSessionId: 's' } } };
+    const out = await pipe(pieces(`data: ${JSON.stringify({ jsonrpc: '2.0', id: 1, result: { task } })}\n\n`, 65_536));
+    expect(out.length).toBeLessThan(4 * 1024 * 1024);
+    const result = (JSON.parse(out.slice('data: '.length)) as { result: WireStreamItem }).result;
+    const item = unwrapItem(result);
+    expect(item).toMatchObject({ kind: 'task', taskId: 't', history: [], historyOmitted: true, iac: { iacCodeSessionId: 's' } });
+    // A task that fits keeps its history, unmarked.
+    const small = await pipe([`data: ${JSON.stringify({ jsonrpc: '2.0', id: 1, result: { task: { ...task, history: history.slice(0, 10) } } })}\n\n`]);
+    expect(unwrapItem((JSON.parse(small.slice('data: '.length)) as { result: WireStreamItem }).result)).toMatchObject({ history: expect.arrayContaining([expect.anything()]) });
+    expect(unwrapItem((JSON.parse(small.slice('data: '.length)) as { result: WireStreamItem }).result).historyOmitted).toBeUndefined();
+  });
+
   it('passes small events through unchanged, across arbitrary chunk boundaries and CRLF line ends', async () => {
     const text = 'data: {"jsonrpc":"2.0","id":1,"result":{"statusUpdate":{"taskId":"t"}}}\r\n\r\n: ping\r\n\r\n';
     const out = await pipe([text.slice(0, 7), text.slice(7, 40), text.slice(40, 75), text.slice(75)]);

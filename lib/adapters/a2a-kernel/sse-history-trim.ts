@@ -23,10 +23,14 @@
  * the middle of it), the run still knows which task the kernel started and cancels it
  * (docs/protocol.md §2.4).
  */
+
+import { OMITTED_KEY } from '../../core/a2a/inbound.js';
 import { joinBytes } from '../../core/join-bytes.js';
 import { splitLongText } from './sse-text-split.js';
 
 const TRIM_ABOVE_BYTES = 512 * 1024;
+/** An event still larger than this once user messages are emptied loses its task's history (the SDK refuses events over 4 MiB). */
+const OMIT_HISTORY_ABOVE_BYTES = 3 * 1024 * 1024;
 
 const LF = 0x0a;
 const CR = 0x0d;
@@ -48,7 +52,9 @@ function emptyIfUser(message: WireMessageLike | undefined): void {
 }
 
 function trimUserHistory(json: string): string {
-  let envelope: { result?: { task?: { history?: WireMessageLike[]; status?: { message?: WireMessageLike } }; statusUpdate?: { status?: { message?: WireMessageLike } } } };
+  let envelope: {
+    result?: { task?: { history?: WireMessageLike[]; status?: { message?: WireMessageLike }; metadata?: unknown }; statusUpdate?: { status?: { message?: WireMessageLike } } };
+  };
   try {
     envelope = JSON.parse(json);
   } catch {
@@ -59,7 +65,19 @@ function trimUserHistory(json: string): string {
   for (const message of Array.isArray(result.task?.history) ? result.task.history : []) emptyIfUser(message);
   emptyIfUser(result.task?.status?.message);
   emptyIfUser(result.statusUpdate?.status?.message);
+  const trimmed = JSON.stringify(envelope);
+  const task = result.task;
+  if (!task || !Array.isArray(task.history) || Buffer.byteLength(trimmed) <= OMIT_HISTORY_ABOVE_BYTES) return trimmed;
+  // Still over the SDK's limit: a long task's agent history (one message per delta), which a
+  // takeover's subscription opens with. Left out and marked, so the reader reads it with GetTask
+  // (JSON, no such limit) instead of failing (docs/protocol.md §7.1; lib/core/a2a/inbound.ts).
+  task.history = [];
+  task.metadata = { ...(isRecord(task.metadata) ? task.metadata : {}), [OMITTED_KEY]: { historyOmitted: true } };
   return JSON.stringify(envelope);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** The task a stream event names: a task's own id, or a status or artifact update's taskId. */

@@ -18,8 +18,13 @@ export interface InboundItem {
   sessionId: string | undefined;
   statusMessage: WireMessage | undefined;
   history: WireMessage[];
+  /** The transport left the task's history out: too large for the SDK (sse-history-trim.ts); read it with GetTask. */
+  historyOmitted?: true;
   artifacts: JsonObject[];
 }
+
+/** The task metadata key under which the adapter's own transport marks what it left out of an event. */
+export const OMITTED_KEY = 'iac_code_agui';
 
 export const TERMINAL_STATES = new Set(['completed', 'failed', 'rejected', 'canceled', 'auth-required']);
 
@@ -85,6 +90,7 @@ export function unwrapItem(item: WireStreamItem): InboundItem {
     sessionId: sessionIdOf(iac),
     statusMessage: record(status?.['message']) as WireMessage | undefined,
     history: kind === 'task' && Array.isArray(inner['history']) ? (inner['history'] as WireMessage[]) : [],
+    ...(kind === 'task' && historyOmitted(inner) ? { historyOmitted: true as const } : {}),
     artifacts,
   };
 }
@@ -100,4 +106,11 @@ export function agentText(message: WireMessage | undefined): string | undefined 
   if (role && role !== 'role_agent' && role !== 'agent') return undefined;
   const text = message.parts.map((part) => (typeof part.text === 'string' ? part.text : '')).join('');
   return text.length > 0 ? text : undefined;
+}
+
+function historyOmitted(task: JsonObject): boolean {
+  const metadata = task['metadata'];
+  if (typeof metadata !== 'object' || metadata === null) return false;
+  const own = (metadata as Record<string, unknown>)[OMITTED_KEY];
+  return typeof own === 'object' && own !== null && (own as Record<string, unknown>)['historyOmitted'] === true;
 }

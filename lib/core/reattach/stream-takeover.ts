@@ -119,6 +119,13 @@ class KernelText {
 
   /** A snapshot with the whole history: the deltas after the cursor, now. */
   caughtUp(task: InboundItem): void {
+    if (task.historyOmitted) {
+      // Too large to come with the subscription (sse-history-trim.ts): read with GetTask at once.
+      this.history = undefined;
+      this.updates = 0;
+      this.due = true;
+      return;
+    }
     this.history = task.history;
     this.updates = 0;
     this.emitAfterCursor(task);
