@@ -116,13 +116,19 @@ describe('IacCodeAgent', () => {
     );
   });
 
-  it('abortRun() cancels the execution through the cancel route; the thread takes a new message right after', async () => {
-    const threadId = uniqueId('thread');
+  /** A long run on a new agent, once its session event named the execution. */
+  async function longRunStarted(threadId: string) {
     const agent = agentFor(stack.url, threadId);
     const seen: BaseEvent[] = [];
     agent.addMessage({ id: uniqueId('message'), role: 'user', content: 'long' });
     const running = agent.runAgent({ runId: uniqueId('run') }, { onEvent: ({ event }) => void seen.push(event) });
     await until(() => sessionOf(seen) !== undefined, 10_000);
+    return { agent, running };
+  }
+
+  it('abortRun() cancels the execution through the cancel route; the thread takes a new message right after', async () => {
+    const threadId = uniqueId('thread');
+    const { agent, running } = await longRunStarted(threadId);
     const cancelsBefore = stack.emulator.callsOf('CancelTask').length;
     const cancelled = await agent.cancelRun();
     expect(cancelled).toEqual({ status: 'cancelled' });
@@ -135,11 +141,7 @@ describe('IacCodeAgent', () => {
 
   it('abortRun() alone stops the run (no detached run left holding the thread)', async () => {
     const threadId = uniqueId('thread');
-    const agent = agentFor(stack.url, threadId);
-    const seen: BaseEvent[] = [];
-    agent.addMessage({ id: uniqueId('message'), role: 'user', content: 'long' });
-    const running = agent.runAgent({ runId: uniqueId('run') }, { onEvent: ({ event }) => void seen.push(event) });
-    await until(() => sessionOf(seen) !== undefined, 10_000);
+    const { agent, running } = await longRunStarted(threadId);
     agent.abortRun();
     await running;
     await until(async () => ((await stack.store.load(threadId))?.document as { activeRun: unknown }).activeRun === null, 10_000).catch(async () => {

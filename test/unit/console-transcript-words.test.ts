@@ -6,10 +6,10 @@
  * next step a failure's code calls for (transcript/next-steps.ts).
  */
 import { describe, expect, it } from 'vitest';
+import { toolErrorOf } from '../../lib/client/tool-errors.js';
 import { factsOf, messageWithoutOptions } from '../../lib/console/app/interrupts/interrupt-facts.js';
 import { titleFrom } from '../../lib/console/app/threads/thread-settings.js';
 import { nextStepFor } from '../../lib/console/app/transcript/next-steps.js';
-import { toolErrorOf } from '../../lib/console/app/transcript/tool-errors.js';
 
 describe('the words of the console’s transcript', () => {
   it('reads a tool result as failed when it reports an error, and only then', () => {

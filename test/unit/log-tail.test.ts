@@ -63,9 +63,9 @@ function endRun(log: EventLog): void {
   log.emit({ type: 'RUN_FINISHED', timestamp: 1, threadId: 'thread', runId: 'r' }, DELTAS);
 }
 
-/** A reader on the log's instance from the run's start, while the run goes on. */
-function follower(journal: MemoryEventJournal, log: EventLog) {
-  const document = { threadId: 'thread', execution: { executionId: EXECUTION, journalEpoch: 1 }, activeRun: { runId: 'r' } } as unknown as ThreadDocument;
+/** A reader from the run's start: on the log's instance while the run goes on, unless told otherwise. */
+function follower(journal: MemoryEventJournal, log: EventLog | undefined, options: { document?: ThreadDocument; batches?: JournalBatch[] } = {}) {
+  const document = options.document ?? ({ threadId: 'thread', execution: { executionId: EXECUTION, journalEpoch: 1 }, activeRun: { runId: 'r' } } as unknown as ThreadDocument);
   const got: LogRecord[] = [];
   const done = followExecution(
     {
@@ -81,7 +81,7 @@ function follower(journal: MemoryEventJournal, log: EventLog) {
       expired: () => ({ type: 'RUN_ERROR', timestamp: 1, message: 'expired', code: 'EVENT_ID_EXPIRED' }) as AguiEvent,
       logger: quiet,
     },
-    { threadId: 'thread', executionId: EXECUTION, position: undefined, batches: [] },
+    { threadId: 'thread', executionId: EXECUTION, position: undefined, batches: options.batches ?? [] },
     (records) => got.push(...records),
     new AbortController().signal,
   );
@@ -139,26 +139,9 @@ describe('the bounded tail of a run’s log', () => {
     await log.close();
     expect(await journal.read('thread', EXECUTION)).toEqual([expect.objectContaining({ entries: [], full: true, fenceSeq: 1 })]);
     const ended = { threadId: 'thread', execution: { executionId: EXECUTION, journalEpoch: 1 }, activeRun: null } as unknown as ThreadDocument;
-    const got: LogRecord[] = [];
-    await followExecution(
-      {
-        journal,
-        localLog: () => undefined,
-        readThread: async () => ended,
-        takeOver: async () => undefined,
-        clock: Date.now,
-        pollMs: 10,
-        endWaitMs: 1_000,
-        keepAttached: async () => undefined,
-        maxGraceMs: 0,
-        expired: () => ({ type: 'RUN_ERROR', timestamp: 1, message: 'expired', code: 'EVENT_ID_EXPIRED' }) as AguiEvent,
-        logger: quiet,
-      },
-      // As the route admits it: with the batches its admission read (admit-reattach.ts).
-      { threadId: 'thread', executionId: EXECUTION, position: undefined, batches: await journal.read('thread', EXECUTION) },
-      (records) => got.push(...records),
-      new AbortController().signal,
-    );
-    expect(got.map((record) => record.event)).toEqual([expect.objectContaining({ type: 'RUN_ERROR', code: 'EVENT_ID_EXPIRED' })]);
+    // As the route admits it: with the batches its admission read (admit-reattach.ts).
+    const reader = follower(journal, undefined, { document: ended, batches: await journal.read('thread', EXECUTION) });
+    await reader.done;
+    expect(reader.got.map((record) => record.event)).toEqual([expect.objectContaining({ type: 'RUN_ERROR', code: 'EVENT_ID_EXPIRED' })]);
   });
 });

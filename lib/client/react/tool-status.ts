@@ -11,28 +11,14 @@
  * - **waiting**: a tool whose call a pending interrupt names (`interrupt.toolCallId`, §5.2: a
  *   permission for that tool), while the interrupt is pending (pending-tools.ts).
  */
+import { toolErrorOf } from '../tool-errors.js';
+
 export type CopilotToolStatus = 'inProgress' | 'executing' | 'complete';
 export type IacCodeToolStatus = 'running' | 'waiting' | 'failed' | 'done';
 
-/** The error a failed tool's result carries, or undefined. */
+/** The error a failed tool's result carries, or undefined (lib/client/tool-errors.ts). */
 export function toolFailure(result: string | undefined): string | undefined {
-  if (result === undefined || !result.startsWith('{')) return undefined;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(result);
-  } catch {
-    return undefined;
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return undefined;
-  const record = parsed as Record<string, unknown>;
-  const error = record['error'];
-  if (typeof error === 'string' && error) return error;
-  if (typeof error === 'object' && error !== null) {
-    const message = (error as Record<string, unknown>)['message'];
-    return typeof message === 'string' && message ? message : JSON.stringify(error);
-  }
-  if (record['isError'] === true) return typeof record['message'] === 'string' ? record['message'] : 'failed';
-  return undefined;
+  return result === undefined ? undefined : toolErrorOf(result);
 }
 
 export function toolStatus(status: CopilotToolStatus, result: string | undefined, waiting: boolean): IacCodeToolStatus {

@@ -7,12 +7,13 @@
  * the result of a call an earlier run started (a permission's command, an answered question,
  * §5.6), and that card — where the call began — is the one updated.
  *
- * AG-UI has no error flag on a result (§4.7): a result that reports an error (transcript/tool-errors.ts)
+ * AG-UI has no error flag on a result (§4.7): a result that reports an error (lib/client/tool-errors.ts)
  * is shown as failed, with the error in words.
  */
+
+import { toolErrorOf } from '../../../client/tool-errors.js';
 import { el, prettyJson } from '../dom.js';
 import { num, obj, str } from './event-fields.js';
-import { toolErrorOf } from './tool-errors.js';
 
 interface Card {
   root: HTMLElement;

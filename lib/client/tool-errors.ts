@@ -1,9 +1,10 @@
 /**
  * Whether a tool's result reports an error (docs/protocol.md §4.7: AG-UI has no error flag on
  * TOOL_CALL_RESULT, and the adapter passes a failed tool's result as it is): a JSON object with a
- * non-empty `error` (a string, or an object with a `message`), or `isError: true`. No DOM here.
+ * non-empty `error` (a string, or an object with a `message`), or `isError: true`. No DOM here:
+ * the console's tool cards and the React tool card (react/tool-status.ts) both read results by it.
  */
-import { str } from './event-fields.js';
+import { str } from './event-record.js';
 
 /** The error a result reports, or undefined for a result that does not report one. */
 export function toolErrorOf(content: string): string | undefined {
