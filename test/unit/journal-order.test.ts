@@ -242,3 +242,32 @@ describe('a position no producer handed out', () => {
     expect(continuationAfter(order, { epoch: 1, seq: 5 + MAX_UNJOURNALED, k: 2 })).toEqual({ kind: 'expired' });
   });
 });
+
+describe('a reader on a dead branch whose run the journal never ended (file-long seed 84)', () => {
+  // Run r1's producer (epoch 1) died past seq 4; the takeover (epoch 2) forked at 4, journaled one delta and
+  // reached the cap — r1's end is in no journal; the next run r2 (epoch 3) started.
+  const batches: JournalBatch[] = [
+    ...run.slice(0, 3),
+    { executionId: X, epoch: 2, start: { kind: 'takeover', runId: 'r1', fromEpoch: 1, fromSeq: 4 }, entries: [] },
+    { executionId: X, epoch: 2, entries: entries(1, [[text('c'), 3]]) },
+    { executionId: X, epoch: 2, entries: [], fenceSeq: 2, full: true },
+    {
+      executionId: X,
+      epoch: 3,
+      start: { kind: 'run', runId: 'r2' },
+      entries: entries(1, [
+        [started('r2'), 3],
+        [finished('r2'), 3],
+      ]),
+    },
+  ];
+
+  it('keeps the next run’s RUN_STARTED: only the takeover starting the reader’s own run again is not news', () => {
+    const next = continuationAfter(canonicalOrder(batches), { epoch: 1, seq: 6, k: 2 });
+    expect(next.kind === 'entries' ? next.entries.map((entry) => [entry.event.type, (entry.event as { runId?: string }).runId]) : next.kind).toEqual([
+      ['TEXT_MESSAGE_CONTENT', undefined],
+      ['RUN_STARTED', 'r2'],
+      ['RUN_FINISHED', 'r2'],
+    ]);
+  });
+});

@@ -93,6 +93,11 @@ export interface Branch {
   epoch: number;
   k: number;
   runOpen?: boolean;
+  /**
+   * The run the reader holds open (the takeover that forked it continues that run): a later
+   * `RUN_STARTED` of another run is a new run, not the takeover starting the reader's run again.
+   */
+  runId?: string;
 }
 
 export type Continuation =
@@ -131,7 +136,7 @@ export function continuationAfter(canonical: Canonical, position: Position | und
     // The position's producer journaled nothing before a takeover forked from before it: a dead branch.
     const start = epochs.get(later)?.start;
     if (start?.kind !== 'takeover' || start.fromEpoch >= position.epoch) return { kind: 'expired' };
-    return deadBranch(entries, position);
+    return deadBranch(canonical, position);
   }
   if (position.seq <= info.lastSeq) {
     const index = entries.findIndex((entry) => comparePositions(entry, position) > 0);
@@ -141,18 +146,21 @@ export function continuationAfter(canonical: Canonical, position: Position | und
   if (info.full) return { kind: 'expired' };
   // Beyond what this epoch has in the order: a dead branch when a later epoch continues it.
   if (![...epochs.keys()].some((epoch) => epoch > position.epoch)) return { kind: 'ahead' };
-  return deadBranch(entries, position);
+  return deadBranch(canonical, position);
 }
 
 /** What a reader on a dead branch gets: the order after the fork, less what it holds (lessHeldText). */
-function deadBranch(entries: readonly CanonicalEntry[], position: Position): Continuation {
+function deadBranch({ entries, epochs }: Canonical, position: Position): Continuation {
   // The text cursor only grows within an epoch: a position behind the cursor of what its epoch
   // journaled before it was never handed out (a forged or garbled id), and is honoured by nothing.
   const journaled = entries.findLast((entry) => entry.epoch === position.epoch);
   if (position.k < (journaled?.k ?? 0)) return { kind: 'expired' };
   // Nor one further past its epoch's journal than a producer releases unjournaled (durability.ts).
   if (position.seq > (journaled?.seq ?? 0) + MAX_UNJOURNALED) return { kind: 'expired' };
-  const branch = { epoch: position.epoch, k: position.k };
+  // The takeover that forked from the reader's epoch (or before it) continues the reader's run.
+  const fork = [...epochs].sort(([a], [b]) => a - b).find(([epoch, info]) => epoch > position.epoch && info.start?.kind === 'takeover' && info.start.fromEpoch <= position.epoch);
+  const runId = fork?.[1].start?.runId;
+  const branch: Branch = runId === undefined ? { epoch: position.epoch, k: position.k } : { epoch: position.epoch, k: position.k, runId };
   const later = entries.findIndex((entry) => entry.epoch > position.epoch);
   return { kind: 'entries', entries: later < 0 ? [] : lessHeldText(branch, entries.slice(later)), branch };
 }
@@ -173,7 +181,9 @@ export function lessHeldText(branch: Branch | undefined, entries: readonly Canon
       if (event.type === 'RUN_FINISHED' || event.type === 'RUN_ERROR') branch.runOpen = false;
       else if (event.type === 'RUN_STARTED') {
         branch.runOpen = false;
-        continue;
+        // Another run's start is news: the reader's run never ended in the journal (follow-execution.ts
+        // answers that with the clear error).
+        if (branch.runId === undefined || event.runId === branch.runId) continue;
       }
     }
     if (entry.epoch <= branch.epoch || !isRegenerableText(event)) {

@@ -7,7 +7,17 @@
  */
 import { errorFields } from '../error-fields.js';
 import type { EpochStart, JournalBatch } from '../journal/batch.js';
-import { atFullEnd, type Branch, type Canonical, type CanonicalEntry, canonicalOrder, continuationAfter, lessHeldText, withLiveEpoch } from '../journal/canonical.js';
+import {
+  atFullEnd,
+  type Branch,
+  type Canonical,
+  type CanonicalEntry,
+  type Continuation,
+  canonicalOrder,
+  continuationAfter,
+  lessHeldText,
+  withLiveEpoch,
+} from '../journal/canonical.js';
 import { type EventLog, type LogRecord, recordOf } from '../journal/event-log.js';
 import { batchKeyOf } from '../journal/journal-names.js';
 import { comparePositions, executionTag, type Position } from '../journal/position.js';
@@ -105,6 +115,15 @@ export async function followExecution(deps: FollowDeps, target: FollowTarget, se
     }
   };
 
+  /** What follows the reader in `order`; the first time, also whether the run it is in is open to it. */
+  const continuation = (order: Canonical): Continuation => {
+    const view = continuationAfter(order, fromRunStart ? undefined : delivered);
+    // A reader on a dead branch holds its run open: its end is journaled before it is sent.
+    if (runOpen === undefined && !fromRunStart) runOpen = view.kind === 'entries' && view.branch !== undefined ? true : runOpenAt(order, delivered);
+    fromRunStart = false;
+    return view;
+  };
+
   /** The journal cannot give this reader the rest: a clear error, never a silent end (docs/protocol.md §6.15 "Limits"). */
   const fail = (why: string): void => {
     deps.logger.warn(why);
@@ -122,9 +141,7 @@ export async function followExecution(deps: FollowDeps, target: FollowTarget, se
       continue;
     }
     const order = canonicalOrder(batches);
-    if (runOpen === undefined) runOpen = fromRunStart ? undefined : runOpenAt(order, delivered);
-    const view = continuationAfter(order, fromRunStart ? undefined : delivered);
-    fromRunStart = false;
+    const view = continuation(order);
     if (view.kind === 'expired') {
       fail('the journal no longer holds what this reader needs');
       return;
@@ -219,8 +236,7 @@ export async function followExecution(deps: FollowDeps, target: FollowTarget, se
     }
     const joined = log.join(reader, { epoch: log.epoch, seq: 0, k: 0 });
     try {
-      const view = continuationAfter(withLiveEpoch(order, log.epoch, joined.records.map(entryOf), log.start as EpochStart), fromRunStart ? undefined : delivered);
-      fromRunStart = false;
+      const view = continuation(withLiveEpoch(order, log.epoch, joined.records.map(entryOf), log.start as EpochStart));
       if (view.kind === 'expired') {
         fail('the journal no longer holds what this reader needs');
         return true;
