@@ -65,7 +65,7 @@ export async function handleRun(request: Request, signal: AbortSignal, deps: Rou
     const release = leave;
     const { thread } = admitted;
     return sseResponse(
-      async (send, runSignal) => {
+      async (send, runSignal, flow) => {
         // The run's events are placed, journaled and released by its execution's log (docs/protocol.md §6.15).
         const log = deps.logs.open({
           journal: store.journal,
@@ -101,7 +101,7 @@ export async function handleRun(request: Request, signal: AbortSignal, deps: Rou
           );
           // The caller still reads a run another producer continues: it follows the journal (docs/design/reattach.md "Fence").
           if (log.fenced && !runSignal.aborted) {
-            await follow(deps, store, { threadId: runRequest.threadId, executionId: thread.executionId, language, batches: [], position: last }, send, runSignal, runLogger);
+            await follow(deps, store, { threadId: runRequest.threadId, executionId: thread.executionId, language, batches: [], position: last }, send, runSignal, runLogger, flow);
           }
         } finally {
           await deps.logs.close({ threadId: runRequest.threadId, executionId: thread.executionId, log, store, logger: runLogger });

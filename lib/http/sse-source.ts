@@ -41,6 +41,8 @@ export class SseSource {
   private cancelled = false;
   /** The reader stopped reading past the bound: chunks are dropped, the end still reaches the sink. */
   private unread = false;
+  /** Who waits for the reader to take everything pushed (`whenDrained`). */
+  private drainWaiters: Array<() => void> = [];
 
   /** `onGone`: the reader went away before the end (the run's signal aborts). */
   constructor(
@@ -51,6 +53,21 @@ export class SseSource {
   /** Whether chunks are still taken: false once the reader cancelled or stopped reading. */
   get open(): boolean {
     return !this.cancelled && !this.unread && !this.ended;
+  }
+
+  /** Whether the reader has not taken everything pushed yet (its socket is full, or chunks wait here). */
+  get backlogged(): boolean {
+    return this.open && (this.waiting || this.queued.length > 0 || !this.sink);
+  }
+
+  /**
+   * Resolves once the reader took everything pushed so far, or is gone: a body with much to send
+   * (a reattach's catch-up) sends it a slice at a time, so it never queues past the bound for a
+   * reader that reads (lib/core/reattach/paced-sender.ts).
+   */
+  whenDrained(): Promise<void> {
+    if (!this.backlogged) return Promise.resolve();
+    return new Promise((resolve) => this.drainWaiters.push(resolve));
   }
 
   push(chunk: Uint8Array): void {
@@ -69,6 +86,7 @@ export class SseSource {
     this.ended = true;
     if (this.unread) this.endSink();
     else this.flush();
+    this.notifyDrained();
   }
 
   /** The one reader; what was pushed before goes to it first. */
@@ -109,6 +127,7 @@ export class SseSource {
   private drop(): void {
     this.queued = [];
     this.queuedBytes = 0;
+    this.notifyDrained();
   }
 
   private flush(): void {
@@ -120,6 +139,14 @@ export class SseSource {
       if (!sink.write(chunk)) this.waiting = true;
     }
     if (this.ended && !this.waiting && this.queued.length === 0) this.endSink();
+    this.notifyDrained();
+  }
+
+  private notifyDrained(): void {
+    if (this.backlogged || this.drainWaiters.length === 0) return;
+    const waiters = this.drainWaiters;
+    this.drainWaiters = [];
+    for (const resolve of waiters) resolve();
   }
 
   private endSink(): void {

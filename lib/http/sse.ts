@@ -9,6 +9,7 @@
 import { errorFields } from '../core/error-fields.js';
 import type { LogRecord } from '../core/journal/event-log.js';
 import type { Logger } from '../core/ports.js';
+import type { StreamFlow } from '../core/reattach/paced-sender.js';
 import { MAX_QUEUED_SSE_BYTES, SseSource, sseSourceResponse } from './sse-source.js';
 
 /** No `connection` header: Function Compute forbids a function to set one (docs/protocol.md §1.5). */
@@ -25,7 +26,11 @@ const SEND_CHUNK_CHARS = 256 * 1024;
 
 export type SendRecords = (records: readonly LogRecord[]) => void;
 
-export type StreamBody = (send: SendRecords, signal: AbortSignal) => Promise<void>;
+/**
+ * `flow`: how far the reader is behind what was sent, for a body with much to send (a reattach's
+ * catch-up) that sends it a slice at a time (lib/core/reattach/paced-sender.ts).
+ */
+export type StreamBody = (send: SendRecords, signal: AbortSignal, flow: StreamFlow) => Promise<void>;
 
 export interface SseOptions {
   heartbeatMs: number;
@@ -90,7 +95,8 @@ export function sseResponse(body: StreamBody, options: SseOptions): Response {
     if (source.open) heartbeat = setTimeout(beat, quiet ? heartbeatMs : heartbeatMs - (performance.now() - lastWrite));
   };
   heartbeat = setTimeout(beat, heartbeatMs);
-  body(send, aborting.signal)
+  const flow: StreamFlow = { backlogged: () => source.backlogged, drained: () => source.whenDrained(), maxWaitingBytes: MAX_QUEUED_SSE_BYTES };
+  body(send, aborting.signal, flow)
     .catch((error: unknown) => options.logger.error('stream failed unexpectedly', { error: errorFields(error) }))
     .finally(() => {
       clearTimeout(heartbeat);

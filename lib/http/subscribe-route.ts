@@ -18,6 +18,7 @@ import type { Logger, ThreadStore } from '../core/ports.js';
 import { admitReattach } from '../core/reattach/admit-reattach.js';
 import { unjournaledLog } from '../core/reattach/execution-logs.js';
 import { followExecution } from '../core/reattach/follow-execution.js';
+import type { StreamFlow } from '../core/reattach/paced-sender.js';
 import { requestedPosition } from '../core/reattach/requested-position.js';
 import { takeOver } from '../core/reattach/takeover.js';
 import { compareAndSwap, readThread } from '../core/thread/compare-and-swap.js';
@@ -100,9 +101,9 @@ export async function subscribeResponse(observed: ObservationRequest, position: 
   }
   observeLogger.info('reattach admitted', { position: position ?? null });
   return sseResponse(
-    async (send, streamSignal) => {
+    async (send, streamSignal, flow) => {
       try {
-        await follow(deps, store, { threadId: observed.threadId, executionId, language, batches: reattach.batches, position }, send, streamSignal, observeLogger);
+        await follow(deps, store, { threadId: observed.threadId, executionId, language, batches: reattach.batches, position }, send, streamSignal, observeLogger, flow);
       } finally {
         release();
       }
@@ -120,7 +121,7 @@ export interface FollowRequest {
 }
 
 /** Follows an execution's events after a position: the journal, the live producer, a takeover when it is gone (followExecution). */
-export async function follow(deps: RouteDeps, store: ThreadStore, target: FollowRequest, send: SendRecords, signal: AbortSignal, logger: Logger): Promise<void> {
+export async function follow(deps: RouteDeps, store: ThreadStore, target: FollowRequest, send: SendRecords, signal: AbortSignal, logger: Logger, flow: StreamFlow): Promise<void> {
   const { config } = deps;
   const journal = store.journal;
   if (!journal) return;
@@ -161,5 +162,6 @@ export async function follow(deps: RouteDeps, store: ThreadStore, target: Follow
     { threadId: target.threadId, executionId: target.executionId, position: target.position, batches: target.batches },
     send,
     signal,
+    flow,
   );
 }

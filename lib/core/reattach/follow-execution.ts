@@ -27,6 +27,7 @@ import { runToTakeOver } from '../thread/detach-transitions.js';
 import type { ThreadDocument } from '../thread/document.js';
 import type { AguiEvent } from '../translate/events.js';
 import { runGraceMs } from './detach-grace.js';
+import { PacedSender, type StreamFlow, UNPACED } from './paced-sender.js';
 
 export interface FollowDeps {
   journal: EventJournal;
@@ -65,7 +66,14 @@ export interface FollowTarget {
 
 const TERMINAL = new Set(['RUN_FINISHED', 'RUN_ERROR']);
 
-export async function followExecution(deps: FollowDeps, target: FollowTarget, send: (records: readonly LogRecord[]) => void, signal: AbortSignal): Promise<void> {
+/** `flow`: how far the reader is behind, so a long catch-up goes out a slice at a time (paced-sender.ts). */
+export async function followExecution(
+  deps: FollowDeps,
+  target: FollowTarget,
+  send: (records: readonly LogRecord[]) => void,
+  signal: AbortSignal,
+  flow: StreamFlow = UNPACED,
+): Promise<void> {
   const tag = executionTag(target.executionId);
   const batches = [...target.batches];
   let lastKey: BatchKey | undefined = batches.length > 0 ? batchKeyOf(batches.at(-1) as JournalBatch) : undefined;
@@ -81,6 +89,7 @@ export async function followExecution(deps: FollowDeps, target: FollowTarget, se
     encoded.set(entry, record);
     return entry;
   };
+  const sender = new PacedSender<CanonicalEntry>(send, (entry) => encoded.get(entry) ?? recordOf(tag, entry, entry.event), flow, signal);
 
   // The reader's stream stays one valid run across a fork it read both sides of (reader-spans.ts).
   const spans = new ReaderSpans();
@@ -88,7 +97,8 @@ export async function followExecution(deps: FollowDeps, target: FollowTarget, se
   let runOpen: boolean | undefined;
   // The reader was sent its clear error: nothing follows it.
   let stopped = false;
-  const deliver = (entries: readonly CanonicalEntry[]): void => {
+  /** `live`: pushed by the producer on this instance as it produces (paced-sender.ts). */
+  const deliver = (entries: readonly CanonicalEntry[], live = false): void => {
     if (stopped) return;
     let fresh = lessHeldText(
       branch,
@@ -107,7 +117,7 @@ export async function followExecution(deps: FollowDeps, target: FollowTarget, se
         else if (TERMINAL.has(entry.event.type)) runOpen = false;
       }
       const sent = fresh.filter((entry) => spans.admit(entry.event));
-      if (sent.length > 0) send(sent.map((entry) => encoded.get(entry) ?? recordOf(tag, entry, entry.event)));
+      if (sent.length > 0) sender.push(sent, live);
     }
     if (cut) {
       fail('the run’s end is not in its journal, and the next run has started');
@@ -127,72 +137,82 @@ export async function followExecution(deps: FollowDeps, target: FollowTarget, se
   /** The journal cannot give this reader the rest: a clear error, never a silent end (docs/protocol.md §6.15 "Limits"). */
   const fail = (why: string): void => {
     deps.logger.warn(why);
-    send([recordOf(tag, { epoch: 0, seq: 1, k: 0 }, deps.expired())]);
+    sender.push([{ epoch: 0, seq: 1, k: 0, event: deps.expired() }]);
   };
 
-  while (!signal.aborted) {
-    const document = await deps.readThread();
-    const local = deps.localLog(target.executionId);
-    // A log here whose epoch a takeover elsewhere has passed is a producer that has not noticed yet: not joined.
-    if (local && !local.fenced && document?.execution.executionId === target.executionId && (document.execution.journalEpoch ?? 0) === local.epoch) {
-      // Fenced while followed: another producer continues the run — the journal has the rest.
-      if (await followLocal(local, canonicalOrder(batches))) return;
-      await readMore();
-      continue;
-    }
-    const order = canonicalOrder(batches);
-    const view = continuation(order);
-    if (view.kind === 'expired') {
-      fail('the journal no longer holds what this reader needs');
-      return;
-    }
-    if (view.kind === 'entries') {
-      branch ??= view.branch;
-      deliver(view.entries);
-    }
-    if (stopped) return;
-    if (endedHere(document, target.executionId, order)) {
-      // The run ended short of the event the reader names: no producer placed it.
-      if (view.kind === 'ahead') fail('the run ended before the event this reader names');
-      // A reader from the run's start got nothing: its journal holds none of it (a write that failed).
-      else if (delivered === undefined && order.epochs.size > 0) fail('the run ended and its journal holds none of it');
-      return;
-    }
-    if (atFullEnd(order, delivered)) {
-      fail('the run went past its journal’s cap: the rest of it is in no journal');
-      return;
-    }
-    const live = document?.activeRun && document.execution.executionId === target.executionId;
-    if (live && runToTakeOver(document, target.executionId, deps.clock())) {
-      const taken = await deps.takeOver(batches).catch((error: unknown) => {
-        deps.logger.warn('could not take the run over', { error: errorFields(error) });
-        return undefined;
-      });
-      if (taken) {
-        // The takeover read the journal behind its fence: that order, not a second read.
-        if (await followLocal(taken.log, taken.order)) return;
+  try {
+    await followAll();
+  } finally {
+    // What waits to be paced out still reaches the reader before its stream ends.
+    await sender.idle();
+  }
+
+  /** Follows the execution until the reader has its newest run's end, its clear error, or left. */
+  async function followAll(): Promise<void> {
+    while (!signal.aborted) {
+      const document = await deps.readThread();
+      const local = deps.localLog(target.executionId);
+      // A log here whose epoch a takeover elsewhere has passed is a producer that has not noticed yet: not joined.
+      if (local && !local.fenced && document?.execution.executionId === target.executionId && (document.execution.journalEpoch ?? 0) === local.epoch) {
+        // Fenced while followed: another producer continues the run — the journal has the rest.
+        if (await followLocal(local, canonicalOrder(batches))) return;
         await readMore();
         continue;
       }
-    }
-    // A detached run followed from here is not ended under this reader (its deadline moves on).
-    const until = live ? document.activeRun?.detachedUntil : undefined;
-    const graceMs = runGraceMs(document?.activeRun, deps.maxGraceMs);
-    if (live && until !== undefined && graceMs > 0 && until - deps.clock() < (graceMs * 2) / 3) {
-      await deps
-        .keepAttached(document.activeRun?.runId ?? '', graceMs)
-        .catch((error: unknown) => deps.logger.warn('could not keep the detached run attached', { error: errorFields(error) }));
-    }
-    if (!live) {
-      // The run ended: its end is journaled before it is announced, so it appears shortly.
-      endSeenAt ??= deps.clock();
-      if (deps.clock() - endSeenAt > deps.endWaitMs) {
-        fail('the run ended but its end is not in its journal');
+      const order = canonicalOrder(batches);
+      const view = continuation(order);
+      if (view.kind === 'expired') {
+        fail('the journal no longer holds what this reader needs');
         return;
       }
+      if (view.kind === 'entries') {
+        branch ??= view.branch;
+        deliver(view.entries);
+      }
+      if (stopped) return;
+      if (endedHere(document, target.executionId, order)) {
+        // The run ended short of the event the reader names: no producer placed it.
+        if (view.kind === 'ahead') fail('the run ended before the event this reader names');
+        // A reader from the run's start got nothing: its journal holds none of it (a write that failed).
+        else if (delivered === undefined && order.epochs.size > 0) fail('the run ended and its journal holds none of it');
+        return;
+      }
+      if (atFullEnd(order, delivered)) {
+        fail('the run went past its journal’s cap: the rest of it is in no journal');
+        return;
+      }
+      const live = document?.activeRun && document.execution.executionId === target.executionId;
+      if (live && runToTakeOver(document, target.executionId, deps.clock())) {
+        const taken = await deps.takeOver(batches).catch((error: unknown) => {
+          deps.logger.warn('could not take the run over', { error: errorFields(error) });
+          return undefined;
+        });
+        if (taken) {
+          // The takeover read the journal behind its fence: that order, not a second read.
+          if (await followLocal(taken.log, taken.order)) return;
+          await readMore();
+          continue;
+        }
+      }
+      // A detached run followed from here is not ended under this reader (its deadline moves on).
+      const until = live ? document.activeRun?.detachedUntil : undefined;
+      const graceMs = runGraceMs(document?.activeRun, deps.maxGraceMs);
+      if (live && until !== undefined && graceMs > 0 && until - deps.clock() < (graceMs * 2) / 3) {
+        await deps
+          .keepAttached(document.activeRun?.runId ?? '', graceMs)
+          .catch((error: unknown) => deps.logger.warn('could not keep the detached run attached', { error: errorFields(error) }));
+      }
+      if (!live) {
+        // The run ended: its end is journaled before it is announced, so it appears shortly.
+        endSeenAt ??= deps.clock();
+        if (deps.clock() - endSeenAt > deps.endWaitMs) {
+          fail('the run ended but its end is not in its journal');
+          return;
+        }
+      }
+      await sleep(deps.pollMs, signal);
+      await readMore();
     }
-    await sleep(deps.pollMs, signal);
-    await readMore();
   }
 
   async function readMore(): Promise<void> {
@@ -212,7 +232,7 @@ export async function followExecution(deps: FollowDeps, target: FollowTarget, se
     let wake: () => void = () => undefined;
     const reader = {
       push: (records: readonly LogRecord[]) => {
-        deliver(records.map(entryOf));
+        deliver(records.map(entryOf), true);
         if (stopped) wake();
       },
       end: (byFence?: boolean) => {
