@@ -48,7 +48,11 @@ export class PacedSender<Entry> {
     private readonly encode: (entry: Entry) => LogRecord,
     private readonly flow: StreamFlow,
     private readonly signal: AbortSignal,
-  ) {}
+  ) {
+    // A reader that left (or a stream stopped) takes nothing more: what waits is dropped, and no one
+    // waits on a drain that may never come.
+    signal.addEventListener('abort', () => this.pump(), { once: true });
+  }
 
   /** Hands `entries` on after everything waiting; `live`: pushed by the producer as it produces. */
   push(entries: readonly Entry[], live = false): void {
@@ -75,12 +79,11 @@ export class PacedSender<Entry> {
   }
 
   private pump(): void {
+    if (this.signal.aborted) {
+      this.queue = [];
+      this.head = 0;
+    }
     while (!this.pausing && this.waitingCount() > 0) {
-      if (this.signal.aborted) {
-        this.queue = [];
-        this.head = 0;
-        break;
-      }
       this.sendSlice(SLICE_CHARS);
       if (this.waitingCount() > 0 && this.flow.backlogged()) {
         this.pausing = true;
@@ -111,6 +114,11 @@ export class PacedSender<Entry> {
       if (waiting.live) this.liveChars -= record.sse.length;
       records.push(record);
       sent += record.sse.length;
+    }
+    // What went out is let go of as it goes, not when the queue empties (a reader that never catches up).
+    if (this.head >= 1024 && this.head * 2 >= this.queue.length) {
+      this.queue = this.queue.slice(this.head);
+      this.head = 0;
     }
     if (records.length > 0) this.send(records);
   }
