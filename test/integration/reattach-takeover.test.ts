@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../lib/adapters/logger.js';
 import { shutDown } from '../../lib/adapters/node-server/graceful-shutdown.js';
+import type { A2AKernel } from '../../lib/core/ports.js';
 import type { A2AEmulator } from '../../lib/emulators/a2a/server.js';
 import { startA2AEmulator } from '../../lib/emulators/a2a/server.js';
 import { assertValidAgUiStream } from '../support/agui-oracle.js';
@@ -110,6 +111,55 @@ describe('taking a run over', () => {
         asked.filter((length) => length >= 61),
         `GetTask windows asked: ${asked.join(', ')}`,
       ).toEqual([]);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+
+  it('reads the history once more at the end: text whose live updates it never saw (the subscription’s seam) is not lost (file seed 69)', async () => {
+    const stateDir = await mkdtemp(join(tmpdir(), 'agui-takeover-'));
+    const a = await instance(stateDir);
+    let hidden = 0;
+    // B's subscription shows no live update that carries text — the seam where a SubscribeToTask's first
+    // snapshot and its updates miss one, made total (a race the emulator cannot be made to lose on cue).
+    const b = await startStack({
+      stateDir,
+      emulatorInstance: kernel,
+      config: { detachGraceMs: 60_000 },
+      wrapKernel: (real: A2AKernel): A2AKernel => ({
+        ...real,
+        sendStreamingMessage: (params, options) => real.sendStreamingMessage(params, options),
+        sendMessage: (params, options) => real.sendMessage(params, options),
+        getTask: (taskId, historyLength, options) => real.getTask(taskId, historyLength, options),
+        cancelTask: (taskId, options) => real.cancelTask(taskId, options),
+        ensureSessionRestored: (request, options) => real.ensureSessionRestored(request, options),
+        pipelineState: (taskId, after, options) => real.pipelineState(taskId, after, options),
+        async *subscribeToTask(taskId, options) {
+          for await (const item of real.subscribeToTask(taskId, options)) {
+            const status = item.statusUpdate?.status;
+            const carriesText = status?.message?.parts.some((part) => part.text !== undefined) === true;
+            if (carriesText && /working/i.test(status?.state ?? '')) {
+              hidden += 1;
+              continue;
+            }
+            yield item;
+          }
+        },
+      }),
+    });
+    try {
+      const threadId = uniqueId('thread');
+      const runId = uniqueId('run');
+      const response = await a.post('/', runBody({ threadId, runId, text: 'steps' }), ASK_GRACE);
+      const { records } = await readRecords(response, { cutAfter: 8, controller: new AbortController() });
+      const executionId = ((records.find((record) => record.event.type === 'CUSTOM')?.event['value'] ?? {}) as { executionId: string }).executionId;
+      await shutDown(a.server, { drainMs: 20, cleanupMs: 10_000 }, silentLogger);
+      const rest = await readRecords(await subscribe(b.url, executionId, identity(threadId, runId), { 'last-event-id': records.at(-1)?.id ?? '' }));
+      const whole = [...records, ...rest.records];
+      expect(whole.at(-1)?.event).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
+      await assertValidAgUiStream(whole.map((record) => record.event));
+      expect(hidden, 'text updates the subscription did not show').toBeGreaterThan(0);
+      expect(textOfRecords(whole)).toBe(STEPS);
     } finally {
       await Promise.all([a.close(), b.close()]);
     }

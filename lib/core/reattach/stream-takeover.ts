@@ -61,6 +61,9 @@ async function follow(session: RunSession, stream: AsyncIterable<WireStreamItem>
       if (item.kind === 'task') text.caughtUp(item);
       else if (agentText(item.statusMessage) !== undefined) text.more();
       const stops = isStopState(item.state);
+      // The end reads the history once more, whatever the updates said: one whose text fell in the
+      // seam between the subscription's first snapshot and its live updates was never seen (file seed 69).
+      if (stops) text.more();
       if (stops && item.state !== undefined && FAILED_STATES.has(item.state)) text.failedWith(item.statusMessage);
       // Text streamed before this signal goes out before it.
       if (stops || hasSignals(item)) await text.sync();
