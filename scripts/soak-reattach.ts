@@ -47,9 +47,13 @@ for (const variant of variants) {
           ...reader,
           segments: reader.segments.map((segment) => ({ ...segment, records: segment.records.map((record) => `${record.id} ${record.data.slice(0, 160)}`) })),
         }));
+        // What reached the kernel for this task (a call a killed instance made hangs at its gate and is not here); no headers.
+        const kernelCalls = world.kernel.calls
+          .filter((call) => outcome.taskId !== undefined && JSON.stringify(call.params ?? null).includes(outcome.taskId))
+          .map((call) => ({ method: call.method, params: JSON.stringify(call.params ?? null).slice(0, 400) }));
         writeFileSync(
           join(dump, `${variant.name}-${outcome.seed}.json`),
-          JSON.stringify({ ...outcome, references: undefined, journalRunStarts: [...outcome.journalRunStarts], readers, violations, logs }, null, 1),
+          JSON.stringify({ ...outcome, references: undefined, journalRunStarts: [...outcome.journalRunStarts], readers, violations, logs, kernelCalls }, null, 1),
         );
       }
       if (verbose)
