@@ -86,7 +86,6 @@ export class SseSource {
     this.ended = true;
     if (this.unread) this.endSink();
     else this.flush();
-    this.notifyDrained();
   }
 
   /** The one reader; what was pushed before goes to it first. */
