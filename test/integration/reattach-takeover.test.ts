@@ -12,11 +12,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../lib/adapters/logger.js';
 import { shutDown } from '../../lib/adapters/node-server/graceful-shutdown.js';
-import type { A2AKernel } from '../../lib/core/ports.js';
 import type { A2AEmulator } from '../../lib/emulators/a2a/server.js';
 import { startA2AEmulator } from '../../lib/emulators/a2a/server.js';
 import { assertValidAgUiStream } from '../support/agui-oracle.js';
 import { ASK_GRACE, runBody, uniqueId } from '../support/fixtures.js';
+import { overridingKernel } from '../support/kernel-override.js';
 import { subscribe } from '../support/observe.js';
 import { readRecords, textOfRecords } from '../support/sse-records.js';
 import { type Stack, startStack } from '../support/stack.js';
@@ -126,26 +126,20 @@ describe('taking a run over', () => {
       stateDir,
       emulatorInstance: kernel,
       config: { detachGraceMs: 60_000 },
-      wrapKernel: (real: A2AKernel): A2AKernel => ({
-        ...real,
-        sendStreamingMessage: (params, options) => real.sendStreamingMessage(params, options),
-        sendMessage: (params, options) => real.sendMessage(params, options),
-        getTask: (taskId, historyLength, options) => real.getTask(taskId, historyLength, options),
-        cancelTask: (taskId, options) => real.cancelTask(taskId, options),
-        ensureSessionRestored: (request, options) => real.ensureSessionRestored(request, options),
-        pipelineState: (taskId, after, options) => real.pipelineState(taskId, after, options),
-        async *subscribeToTask(taskId, options) {
-          for await (const item of real.subscribeToTask(taskId, options)) {
-            const status = item.statusUpdate?.status;
-            const carriesText = status?.message?.parts.some((part) => part.text !== undefined) === true;
-            if (carriesText && /working/i.test(status?.state ?? '')) {
-              hidden += 1;
-              continue;
+      wrapKernel: (real) =>
+        overridingKernel(real, {
+          async *subscribeToTask(taskId, options) {
+            for await (const item of real.subscribeToTask(taskId, options)) {
+              const status = item.statusUpdate?.status;
+              const carriesText = status?.message?.parts.some((part) => part.text !== undefined) === true;
+              if (carriesText && /working/i.test(status?.state ?? '')) {
+                hidden += 1;
+                continue;
+              }
+              yield item;
             }
-            yield item;
-          }
-        },
-      }),
+          },
+        }),
     });
     try {
       const threadId = uniqueId('thread');

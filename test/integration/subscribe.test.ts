@@ -8,10 +8,10 @@
  * and read-only throughout.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { A2AKernel } from '../../lib/core/ports.js';
 import { assertValidAgUiStream } from '../support/agui-oracle.js';
 import { runBody, uniqueId } from '../support/fixtures.js';
 import { interruptsOf, resolved, sessionValue } from '../support/interrupts.js';
+import { overridingKernel } from '../support/kernel-override.js';
 import { isSessionEvent, LiveSse, type SseEvent } from '../support/live-sse.js';
 import { revisionOf, sessionOf, storedWhen, subscribe, textOf } from '../support/observe.js';
 import { waitFor } from '../support/read-until.js';
@@ -261,20 +261,14 @@ describe('observing when the kernel misbehaves', () => {
       store: 'file',
       journal: false,
       emulatorInstance: stack.emulator,
-      wrapKernel: (kernel: A2AKernel): A2AKernel => ({
-        ...kernel,
-        sendStreamingMessage: (params, options) => kernel.sendStreamingMessage(params, options),
-        sendMessage: (params, options) => kernel.sendMessage(params, options),
-        getTask: (taskId, historyLength, options) => kernel.getTask(taskId, historyLength, options),
-        cancelTask: (taskId, options) => kernel.cancelTask(taskId, options),
-        ensureSessionRestored: (request, options) => kernel.ensureSessionRestored(request, options),
-        pipelineState: (taskId, after, options) => kernel.pipelineState(taskId, after, options),
-        async *subscribeToTask(taskId, options) {
-          for await (const item of kernel.subscribeToTask(taskId, options)) {
-            yield tamper && item.statusUpdate ? { statusUpdate: { ...item.statusUpdate, contextId: 'agui-someone-else' } } : item;
-          }
-        },
-      }),
+      wrapKernel: (kernel) =>
+        overridingKernel(kernel, {
+          async *subscribeToTask(taskId, options) {
+            for await (const item of kernel.subscribeToTask(taskId, options)) {
+              yield tamper && item.statusUpdate ? { statusUpdate: { ...item.statusUpdate, contextId: 'agui-someone-else' } } : item;
+            }
+          },
+        }),
     });
     try {
       const owner = await startOwner('watched', foreign);

@@ -12,10 +12,10 @@ import type { Position } from '../../lib/core/journal/position.js';
 import { followExecution } from '../../lib/core/reattach/follow-execution.js';
 import type { ThreadDocument } from '../../lib/core/thread/document.js';
 import type { AguiEvent } from '../../lib/core/translate/events.js';
+import { followDeps } from '../support/follow-deps.js';
 import { MemoryEventJournal } from '../support/memory-journal.js';
 
 const EXECUTION = '0d9e3b1a-6c4f-4a2e-8b7d-1f2e3d4c5b6a';
-const quiet = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, child: () => quiet };
 const started = (runId: string): AguiEvent => ({ type: 'RUN_STARTED', timestamp: 1, threadId: 'thread', runId });
 const finished = (runId: string): AguiEvent => ({ type: 'RUN_FINISHED', timestamp: 1, threadId: 'thread', runId, outcome: { type: 'success' } });
 const text = (delta: string): AguiEvent => ({ type: 'TEXT_MESSAGE_CONTENT', timestamp: 1, messageId: 'm', delta });
@@ -57,21 +57,10 @@ async function readFrom(position: Position): Promise<AguiEvent[]> {
   const store = new MemoryEventJournal();
   for (const batch of journal) await store.append('thread', batch);
   const got: LogRecord[] = [];
+  // The execution is idle: both runs ended.
+  const idle = { threadId: 'thread', execution: { executionId: EXECUTION, journalEpoch: 3 } } as unknown as ThreadDocument;
   await followExecution(
-    {
-      journal: store,
-      localLog: () => undefined,
-      // The execution is idle: both runs ended.
-      readThread: async () => ({ threadId: 'thread', execution: { executionId: EXECUTION, journalEpoch: 3 } }) as unknown as ThreadDocument,
-      takeOver: async () => undefined,
-      clock: Date.now,
-      pollMs: 10,
-      endWaitMs: 1_000,
-      keepAttached: async () => undefined,
-      maxGraceMs: 0,
-      expired: () => ({ type: 'RUN_ERROR', timestamp: 1, message: 'expired', code: 'EVENT_ID_EXPIRED' }) as AguiEvent,
-      logger: quiet,
-    },
+    followDeps(store, undefined, idle),
     { threadId: 'thread', executionId: EXECUTION, position, batches: await store.read('thread', EXECUTION) },
     (records) => got.push(...records),
     new AbortController().signal,

@@ -12,7 +12,7 @@ import { EventLog, type LogRecord } from '../../lib/core/journal/event-log.js';
 import { TAIL_RECORDS } from '../../lib/core/journal/fan-out.js';
 import { followExecution } from '../../lib/core/reattach/follow-execution.js';
 import type { ThreadDocument } from '../../lib/core/thread/document.js';
-import type { AguiEvent } from '../../lib/core/translate/events.js';
+import { followDeps } from '../support/follow-deps.js';
 import { MemoryEventJournal } from '../support/memory-journal.js';
 
 const EXECUTION = '6f1c2a4e-8b3d-4e5f-9a1b-2c3d4e5f6a7b';
@@ -68,19 +68,7 @@ function follower(journal: MemoryEventJournal, log: EventLog | undefined, option
   const document = options.document ?? ({ threadId: 'thread', execution: { executionId: EXECUTION, journalEpoch: 1 }, activeRun: { runId: 'r' } } as unknown as ThreadDocument);
   const got: LogRecord[] = [];
   const done = followExecution(
-    {
-      journal,
-      localLog: () => log,
-      readThread: async () => document,
-      takeOver: async () => undefined,
-      clock: Date.now,
-      pollMs: 10,
-      endWaitMs: 1_000,
-      keepAttached: async () => undefined,
-      maxGraceMs: 0,
-      expired: () => ({ type: 'RUN_ERROR', timestamp: 1, message: 'expired', code: 'EVENT_ID_EXPIRED' }) as AguiEvent,
-      logger: quiet,
-    },
+    followDeps(journal, log, document),
     { threadId: 'thread', executionId: EXECUTION, position: undefined, batches: options.batches ?? [] },
     (records) => got.push(...records),
     new AbortController().signal,
