@@ -183,3 +183,32 @@ export async function sendMessage(page: Page, text: string): Promise<void> {
   await chatInput(page).fill(text);
   await chatInput(page).press('Enter');
 }
+
+/** CopilotChat's assistant messages, oldest first. */
+export function assistantMessages(page: Page) {
+  return page.getByTestId('copilot-assistant-message');
+}
+
+/** Waits until the newest assistant message shows `text`; on timeout, fails with what the chat showed. */
+export async function answerShows(suite: CopilotKitSuite, page: Page, text: string): Promise<void> {
+  try {
+    await assistantMessages(page).last().filter({ hasText: text }).waitFor();
+  } catch (error) {
+    const chat = await page
+      .getByTestId('copilot-chat')
+      .textContent()
+      .catch(() => '(no chat)');
+    throw new Error(`the chat never showed ${JSON.stringify(text)}; it showed:\n${chat}\nproblems: ${JSON.stringify(suite.problems())}`, { cause: error });
+  }
+}
+
+/** Waits until CopilotChat says no run is going on. */
+export async function chatIdle(page: Page): Promise<void> {
+  await page.locator('[data-testid="copilot-chat"][data-copilot-running="false"]').waitFor();
+}
+
+/** The adapter's own view of the thread (docs/protocol.md §6.16). */
+export async function threadRun(suite: CopilotKitSuite, threadId: string): Promise<unknown> {
+  const response = await fetch(`${suite.stack.url}/extensions/iac-code/v1/threads/${encodeURIComponent(threadId)}`);
+  return ((await response.json()) as { run: unknown }).run;
+}

@@ -9,11 +9,10 @@
  */
 import type { Page } from 'playwright-core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { chatInput, copilotKitSuite, openApp, sendMessage } from './copilotkit-support.js';
+import { answerShows, assistantMessages, chatIdle, chatInput, copilotKitSuite, openApp, sendMessage, threadRun } from './copilotkit-support.js';
 
 const suite = copilotKitSuite({ wiring: 'iac-code' });
 
-const assistant = (page: Page) => page.getByTestId('copilot-assistant-message');
 const users = (page: Page) => page.getByTestId('copilot-user-message');
 
 // A page on a new thread connects before its first message: the runner's thread reads are 404 for a
@@ -26,24 +25,6 @@ afterEach(() => {
   expect(suite.newProblems()).toEqual([]);
 });
 
-/** Waits until the newest assistant message shows `text`; on timeout, fails with what the chat showed. */
-async function answerShows(page: Page, text: string): Promise<void> {
-  try {
-    await assistant(page).last().filter({ hasText: text }).waitFor();
-  } catch (error) {
-    const chat = await page
-      .getByTestId('copilot-chat')
-      .textContent()
-      .catch(() => '(no chat)');
-    throw new Error(`the chat never showed ${JSON.stringify(text)}; it showed:\n${chat}\nproblems: ${JSON.stringify(suite.problems())}`, { cause: error });
-  }
-}
-
-/** Waits until CopilotChat says no run is going on. */
-async function chatIdle(page: Page): Promise<void> {
-  await page.locator('[data-testid="copilot-chat"][data-copilot-running="false"]').waitFor();
-}
-
 /** What the page logs when its runtime process dies under a streaming run (CopilotKit's own errors for the broken request). */
 const AT_KILL = [
   /^browser http \(console\) .*\/api\/copilotkit\/agent\/default\/run$/,
@@ -54,15 +35,9 @@ const AT_KILL = [
   /^browser pageerror: network error$/,
 ];
 
-/** The adapter's own view of the thread (docs/protocol.md §6.16). */
-async function threadRun(threadId: string): Promise<unknown> {
-  const response = await fetch(`${suite.stack.url}/extensions/iac-code/v1/threads/${encodeURIComponent(threadId)}`);
-  return ((await response.json()) as { run: unknown }).run;
-}
-
 /** The highest "step N." the newest assistant message shows (0: none). */
 async function lastStep(page: Page): Promise<number> {
-  const text = (await assistant(page).last().textContent()) ?? '';
+  const text = (await assistantMessages(page).last().textContent()) ?? '';
   return Math.max(0, ...[...text.matchAll(/step (\d+)\./g)].map((match) => Number(match[1])));
 }
 
@@ -71,7 +46,7 @@ describe('CopilotKit, wired with the client module (IacCodeAgent + IacCodeAgentR
     const { page } = suite.browser;
     const threadId = await openApp(page, suite.runtime.url);
     await sendMessage(page, 'hello from CopilotKit');
-    await answerShows(page, 'Hello from the iac-code emulator. You said: hello from CopilotKit');
+    await answerShows(suite, page, 'Hello from the iac-code emulator. You said: hello from CopilotKit');
     await chatIdle(page);
     await suite.browser.screenshot('copilotkit-iac-code-turn');
     expect(await users(page).last().textContent()).toContain('hello from CopilotKit');
@@ -82,7 +57,7 @@ describe('CopilotKit, wired with the client module (IacCodeAgent + IacCodeAgentR
     const { page } = suite.browser;
     await openApp(page, suite.runtime.url);
     await sendMessage(page, 'tools please');
-    await answerShows(page, 'The template has one VPC.');
+    await answerShows(suite, page, 'The template has one VPC.');
     await chatIdle(page);
     await suite.browser.screenshot('copilotkit-iac-code-tools');
     const read = page.locator('.tool-card[data-tool-name="read_file"]');
@@ -109,7 +84,7 @@ describe('CopilotKit, wired with the client module (IacCodeAgent + IacCodeAgentR
     expect(await card.getAttribute('data-reason')).toBe('tool_call');
     expect(await card.locator('.interrupt-message').textContent()).toBe('Run a local shell command. Allow once?');
     expect(await card.locator('.interrupt-options button').allTextContents()).toEqual(['Allow once', 'Deny', 'Cancel']);
-    expect(await threadRun(threadId)).toMatchObject({ state: 'interrupted' });
+    expect(await threadRun(suite, threadId)).toMatchObject({ state: 'interrupted' });
     // The command's card, while the permission is pending: waiting, not CopilotKit's "executing".
     const shell = page.locator('.tool-card[data-tool-name="run_shell"]');
     await shell.locator('.tool-status', { hasText: 'Waiting for permission' }).waitFor();
@@ -119,7 +94,7 @@ describe('CopilotKit, wired with the client module (IacCodeAgent + IacCodeAgentR
     );
 
     await card.getByRole('button', { name: 'Allow once' }).click();
-    await answerShows(page, 'The command finished.');
+    await answerShows(suite, page, 'The command finished.');
     await chatIdle(page);
     await card.waitFor({ state: 'detached' });
     await suite.browser.screenshot('copilotkit-iac-code-interrupt-answered');
@@ -134,7 +109,7 @@ describe('CopilotKit, wired with the client module (IacCodeAgent + IacCodeAgentR
       'run admitted resume=true',
       'run ended event="RUN_FINISHED" outcome="success"',
     ]);
-    expect(await threadRun(threadId)).toBeNull();
+    expect(await threadRun(suite, threadId)).toBeNull();
   });
 
   it('stops a run with Stop (the runner cancels it through the cancel route), and the next message is answered', async () => {
@@ -142,15 +117,15 @@ describe('CopilotKit, wired with the client module (IacCodeAgent + IacCodeAgentR
     const threadId = await openApp(page, suite.runtime.url);
     suite.allow(/^adapter .*"level":"warn","message":"run ended",.*"event":"RUN_ERROR","code":"CANCELLED"/);
     await sendMessage(page, 'long run please');
-    await answerShows(page, 'step 3.');
+    await answerShows(suite, page, 'step 3.');
     const cancelsBefore = suite.stack.emulator.callsOf('CancelTask').length;
     await page.getByTestId('copilot-send-button').click();
     await chatIdle(page);
     await suite.browser.screenshot('copilotkit-iac-code-stopped');
-    const stoppedText = (await assistant(page).last().textContent()) ?? '';
+    const stoppedText = (await assistantMessages(page).last().textContent()) ?? '';
 
     await sendMessage(page, 'hello after stop');
-    await answerShows(page, 'You said: hello after stop');
+    await answerShows(suite, page, 'You said: hello after stop');
     await chatIdle(page);
     expect(stoppedText).not.toContain('step 600.');
     expect(suite.stack.emulator.callsOf('CancelTask').length).toBeGreaterThan(cancelsBefore);
@@ -165,10 +140,10 @@ describe('CopilotKit, wired with the client module (IacCodeAgent + IacCodeAgentR
     const { page } = suite.browser;
     const threadId = await openApp(page, suite.runtime.url);
     await sendMessage(page, 'hello before the restart');
-    await answerShows(page, 'You said: hello before the restart');
+    await answerShows(suite, page, 'You said: hello before the restart');
     await chatIdle(page);
     await sendMessage(page, 'steps very slowly');
-    await answerShows(page, 'step 3.');
+    await answerShows(suite, page, 'step 3.');
     expect(suite.newProblems()).toEqual([]);
     await suite.restartRuntime('kill');
     // What the page says when its runtime dies mid-stream (CopilotKit's errors for the broken
@@ -186,17 +161,17 @@ describe('CopilotKit, wired with the client module (IacCodeAgent + IacCodeAgentR
     await chatInput(page).waitFor();
     expect(await page.locator('#app').getAttribute('data-thread-id')).toBe(threadId);
     // The run, live again in the reloaded chat, somewhere before its end.
-    await assistant(page).nth(1).filter({ hasText: 'step 1.' }).waitFor();
+    await assistantMessages(page).nth(1).filter({ hasText: 'step 1.' }).waitFor();
     const runningAtReload = await page.getByTestId('copilot-chat').getAttribute('data-copilot-running');
     const stepAtReload = await lastStep(page);
-    await answerShows(page, 'step 60.');
+    await answerShows(suite, page, 'step 60.');
     await chatIdle(page);
     await suite.browser.screenshot('copilotkit-iac-code-runtime-restarted');
     console.log(
-      `restart: first seen after the reload: step ${stepAtReload}, running=${runningAtReload}; users ${JSON.stringify(await users(page).allTextContents())}; answers ${(await assistant(page).allTextContents()).map((text) => JSON.stringify(text.slice(0, 60))).join(', ')}`,
+      `restart: first seen after the reload: step ${stepAtReload}, running=${runningAtReload}; users ${JSON.stringify(await users(page).allTextContents())}; answers ${(await assistantMessages(page).allTextContents()).map((text) => JSON.stringify(text.slice(0, 60))).join(', ')}`,
     );
     expect(await users(page).allTextContents()).toEqual([expect.stringContaining('hello before the restart'), expect.stringContaining('steps very slowly')]);
-    const answers = await assistant(page).allTextContents();
+    const answers = await assistantMessages(page).allTextContents();
     expect(answers).toHaveLength(2);
     expect(answers[0]).toContain('You said: hello before the restart');
     expect(answers[1]).toContain('step 1. step 2.');
@@ -212,7 +187,7 @@ describe('CopilotKit, wired with the client module (IacCodeAgent + IacCodeAgentR
       'run reattached',
       'run ended event="RUN_FINISHED" outcome="success"',
     ]);
-    expect(await threadRun(threadId)).toBeNull();
+    expect(await threadRun(suite, threadId)).toBeNull();
   });
 
   it('two runtime instances take turns on one thread: a reload onto the other shows the conversation, takes the next turn, and shows a run started on the first continuing', async () => {
@@ -220,33 +195,33 @@ describe('CopilotKit, wired with the client module (IacCodeAgent + IacCodeAgentR
     const other = await suite.anotherRuntime();
     const threadId = await openApp(page, suite.runtime.url);
     await sendMessage(page, 'hello on A');
-    await answerShows(page, 'You said: hello on A');
+    await answerShows(suite, page, 'You said: hello on A');
     await chatIdle(page);
 
     // The same thread on instance B (another origin, another process, nothing shared with A).
     await openApp(page, other.url, threadId);
-    await answerShows(page, 'You said: hello on A');
+    await answerShows(suite, page, 'You said: hello on A');
     await chatIdle(page);
     expect(await users(page).allTextContents()).toEqual([expect.stringContaining('hello on A')]);
     await sendMessage(page, 'hello on B');
-    await answerShows(page, 'You said: hello on B');
+    await answerShows(suite, page, 'You said: hello on B');
     await chatIdle(page);
     await suite.browser.screenshot('copilotkit-iac-code-instance-b');
 
     // A turn started on A, the page reloaded onto B mid-run.
     await openApp(page, suite.runtime.url, threadId);
-    await answerShows(page, 'You said: hello on B');
+    await answerShows(suite, page, 'You said: hello on B');
     await sendMessage(page, 'steps very slowly');
-    await answerShows(page, 'step 3.');
+    await answerShows(suite, page, 'step 3.');
     await openApp(page, other.url, threadId);
-    await assistant(page).nth(2).filter({ hasText: 'step 1.' }).waitFor();
+    await assistantMessages(page).nth(2).filter({ hasText: 'step 1.' }).waitFor();
     const runningOnB = await page.getByTestId('copilot-chat').getAttribute('data-copilot-running');
     const stepOnB = await lastStep(page);
-    await answerShows(page, 'step 60.');
+    await answerShows(suite, page, 'step 60.');
     await chatIdle(page);
     await suite.browser.screenshot('copilotkit-iac-code-instance-b-mid-run');
     const userTexts = await users(page).allTextContents();
-    const answers = await assistant(page).allTextContents();
+    const answers = await assistantMessages(page).allTextContents();
     console.log(
       `two instances: first seen on B: step ${stepOnB}, running=${runningOnB}; users ${JSON.stringify(userTexts)}; answers ${answers.map((text) => JSON.stringify(text.slice(0, 60))).join(', ')}`,
     );
@@ -257,6 +232,6 @@ describe('CopilotKit, wired with the client module (IacCodeAgent + IacCodeAgentR
     expect(answers[2]).toContain('step 1. step 2.');
     expect(stepOnB).toBeLessThan(60);
     expect(runningOnB).toBe('true');
-    expect(await threadRun(threadId)).toBeNull();
+    expect(await threadRun(suite, threadId)).toBeNull();
   });
 });

@@ -7,35 +7,14 @@
  * message's first word. Every test ends with the browser console, the runtime's output and the
  * adapter's warn and error lines empty.
  */
-import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { chatInput, copilotKitSuite, openApp, sendMessage } from './copilotkit-support.js';
+import { answerShows, assistantMessages, chatIdle, chatInput, copilotKitSuite, openApp, sendMessage, threadRun } from './copilotkit-support.js';
 
 const suite = copilotKitSuite({ wiring: 'plain' });
-
-const assistant = (page: Page) => page.getByTestId('copilot-assistant-message');
 
 afterEach(() => {
   expect(suite.newProblems()).toEqual([]);
 });
-
-/** Waits until the newest assistant message shows `text`; on timeout, fails with what the chat showed. */
-async function answerShows(page: Page, text: string): Promise<void> {
-  try {
-    await assistant(page).last().filter({ hasText: text }).waitFor();
-  } catch (error) {
-    const chat = await page
-      .getByTestId('copilot-chat')
-      .textContent()
-      .catch(() => '(no chat)');
-    throw new Error(`the chat never showed ${JSON.stringify(text)}; it showed:\n${chat}\nproblems: ${JSON.stringify(suite.problems())}`, { cause: error });
-  }
-}
-
-/** Waits until CopilotChat says no run is going on. */
-async function chatIdle(page: Page): Promise<void> {
-  await page.locator('[data-testid="copilot-chat"][data-copilot-running="false"]').waitFor();
-}
 
 /** The runIds of the runs the adapter admitted on the thread, in order. */
 function admittedRunIds(threadId: string): string[] {
@@ -45,18 +24,12 @@ function admittedRunIds(threadId: string): string[] {
     .map((record) => String(record['runId']));
 }
 
-/** The adapter's own view of the thread (docs/protocol.md §6.16). */
-async function threadRun(threadId: string): Promise<unknown> {
-  const response = await fetch(`${suite.stack.url}/extensions/iac-code/v1/threads/${encodeURIComponent(threadId)}`);
-  return ((await response.json()) as { run: unknown }).run;
-}
-
 describe('CopilotKit, wired the plain way (HttpAgent + InMemoryAgentRunner)', { timeout: 60_000 }, () => {
   it('a plain turn shows the answer', async () => {
     const { page } = suite.browser;
     const threadId = await openApp(page, suite.runtime.url);
     await sendMessage(page, 'hello from CopilotKit');
-    await answerShows(page, 'Hello from the iac-code emulator. You said: hello from CopilotKit');
+    await answerShows(suite, page, 'Hello from the iac-code emulator. You said: hello from CopilotKit');
     await chatIdle(page);
     await suite.browser.screenshot('copilotkit-plain-turn');
     expect(await page.getByTestId('copilot-user-message').last().textContent()).toContain('hello from CopilotKit');
@@ -67,7 +40,7 @@ describe('CopilotKit, wired the plain way (HttpAgent + InMemoryAgentRunner)', { 
     const { page } = suite.browser;
     await openApp(page, suite.runtime.url);
     await sendMessage(page, 'tools please');
-    await answerShows(page, 'The template has one VPC.');
+    await answerShows(suite, page, 'The template has one VPC.');
     await chatIdle(page);
     await suite.browser.screenshot('copilotkit-plain-tools');
     const read = page.locator('.tool-card[data-tool-name="read_file"]');
@@ -95,10 +68,10 @@ describe('CopilotKit, wired the plain way (HttpAgent + InMemoryAgentRunner)', { 
     expect(await card.getAttribute('data-reason')).toBe('tool_call');
     expect(await card.locator('.interrupt-message').textContent()).toBe('Run a local shell command. Allow once?');
     expect(await card.locator('.interrupt-options button').allTextContents()).toEqual(['Allow once', 'Deny', 'Cancel']);
-    expect(await threadRun(threadId)).toMatchObject({ state: 'interrupted' });
+    expect(await threadRun(suite, threadId)).toMatchObject({ state: 'interrupted' });
 
     await card.getByRole('button', { name: 'Allow once' }).click();
-    await answerShows(page, 'The command finished.');
+    await answerShows(suite, page, 'The command finished.');
     await chatIdle(page);
     await card.waitFor({ state: 'detached' });
     await suite.browser.screenshot('copilotkit-plain-interrupt-answered');
@@ -120,7 +93,7 @@ describe('CopilotKit, wired the plain way (HttpAgent + InMemoryAgentRunner)', { 
     const runIds = admittedRunIds(threadId);
     expect(runIds).toHaveLength(2);
     expect(runIds[1]).toBe(runIds[0]);
-    expect(await threadRun(threadId)).toBeNull();
+    expect(await threadRun(suite, threadId)).toBeNull();
   });
 
   it('denies a permission with "Deny": the run goes on to its end with the command skipped', async () => {
@@ -129,7 +102,7 @@ describe('CopilotKit, wired the plain way (HttpAgent + InMemoryAgentRunner)', { 
     await sendMessage(page, 'permission please');
     const card = page.locator('.interrupt-card');
     await card.getByRole('button', { name: 'Deny' }).click();
-    await answerShows(page, 'the command was skipped.');
+    await answerShows(suite, page, 'the command was skipped.');
     await chatIdle(page);
     await card.waitFor({ state: 'detached' });
     const answer = suite.stack.emulator.callsOf('SendStreamingMessage').at(-1)?.params as { message: { parts: Array<{ data?: { decision?: string } }> } };
@@ -152,7 +125,7 @@ describe('CopilotKit, wired the plain way (HttpAgent + InMemoryAgentRunner)', { 
     expect(await card.getAttribute('data-reason')).toBe('input_required');
     expect(await card.locator('.interrupt-options button').allTextContents()).toEqual(['Plan A', 'Plan B', 'Cancel']);
     await card.getByRole('button', { name: 'Plan B' }).click();
-    await answerShows(page, 'You chose: Plan B.');
+    await answerShows(suite, page, 'You chose: Plan B.');
     await chatIdle(page);
     await card.waitFor({ state: 'detached' });
   });
@@ -162,15 +135,15 @@ describe('CopilotKit, wired the plain way (HttpAgent + InMemoryAgentRunner)', { 
     const threadId = await openApp(page, suite.runtime.url);
     suite.allow(/^adapter .*"level":"warn","message":"run ended",.*"event":"RUN_ERROR","code":"CANCELLED"/);
     await sendMessage(page, 'long run please');
-    await answerShows(page, 'step 3.');
+    await answerShows(suite, page, 'step 3.');
     await page.getByTestId('copilot-send-button').click();
     await chatIdle(page);
     await suite.browser.screenshot('copilotkit-plain-stopped');
-    const stoppedText = await assistant(page).last().textContent();
+    const stoppedText = await assistantMessages(page).last().textContent();
 
     // At once, as a person would: no waiting for the adapter to notice.
     await sendMessage(page, 'hello after stop');
-    await answerShows(page, 'You said: hello after stop');
+    await answerShows(suite, page, 'You said: hello after stop');
     await chatIdle(page);
     await suite.browser.screenshot('copilotkit-plain-after-stop');
     expect(stoppedText).not.toContain('step 600.');
@@ -188,12 +161,12 @@ describe('CopilotKit, wired the plain way (HttpAgent + InMemoryAgentRunner)', { 
     const { page } = suite.browser;
     const threadId = await openApp(page, suite.runtime.url);
     await sendMessage(page, 'steps slowly');
-    await answerShows(page, 'step 5.');
+    await answerShows(suite, page, 'step 5.');
     const before = suite.runtimeRequests.length;
     await page.reload();
     await chatInput(page).waitFor();
     expect(await page.locator('#app').getAttribute('data-thread-id')).toBe(threadId);
-    await answerShows(page, 'step 60.');
+    await answerShows(suite, page, 'step 60.');
     await chatIdle(page);
     await suite.browser.screenshot('copilotkit-plain-reloaded');
     // The reloaded page asked the runtime to connect, and the runtime replayed the run from its memory.
@@ -201,7 +174,7 @@ describe('CopilotKit, wired the plain way (HttpAgent + InMemoryAgentRunner)', { 
     expect(afterReload).toContain('POST /api/copilotkit/agent/default/connect');
     expect(afterReload).not.toContain('POST /api/copilotkit/agent/default/run');
     expect(await page.getByTestId('copilot-user-message').allTextContents()).toEqual([expect.stringContaining('steps slowly')]);
-    expect(await assistant(page).count()).toBe(1);
+    expect(await assistantMessages(page).count()).toBe(1);
     expect(suite.adapterSaw(threadId)).toEqual(['run admitted resume=false', 'run ended event="RUN_FINISHED" outcome="success"']);
   });
 
@@ -209,7 +182,7 @@ describe('CopilotKit, wired the plain way (HttpAgent + InMemoryAgentRunner)', { 
     const { page } = suite.browser;
     const threadId = await openApp(page, suite.runtime.url);
     await sendMessage(page, 'steps slowly');
-    await answerShows(page, 'step 5.');
+    await answerShows(suite, page, 'step 5.');
     // Whatever the earlier tests left has been checked: only this test's lines count from here.
     expect(suite.newProblems()).toEqual([]);
     await suite.restartRuntime('kill');
@@ -240,13 +213,13 @@ describe('CopilotKit, wired the plain way (HttpAgent + InMemoryAgentRunner)', { 
     await suite.browser.screenshot('copilotkit-plain-runtime-restarted');
     // The new runtime knows nothing of the thread: the chat is empty, the words already streamed are gone.
     expect(await page.getByTestId('copilot-user-message').count()).toBe(0);
-    expect(await assistant(page).count()).toBe(0);
+    expect(await assistantMessages(page).count()).toBe(0);
     expect(suite.adapterSaw(threadId)).toEqual(['run admitted resume=false', 'run ended event="RUN_ERROR" code="CANCELLED"']);
-    expect(await threadRun(threadId)).toBeNull();
+    expect(await threadRun(suite, threadId)).toBeNull();
 
     // The thread itself is free: the next message is answered.
     await sendMessage(page, 'hello after the restart');
-    await answerShows(page, 'You said: hello after the restart');
+    await answerShows(suite, page, 'You said: hello after the restart');
     await chatIdle(page);
   });
 });
